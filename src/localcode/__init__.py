@@ -1,0 +1,1 @@
+"""localcode: a self-correcting best-of-N coding agent for local models."""

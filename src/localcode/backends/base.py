@@ -1,0 +1,82 @@
+"""The one seam between the agent and a model: `Backend.complete()`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..errors import BackendUnavailable, LocalCodeError
+
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+
+@dataclass
+class Completion:
+    """One sampled reply. `error` is set (and `text` empty) when this one sample failed."""
+
+    text: str
+    seed: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None  # "stop", "length", ...
+    error: str | None = None
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A chat model. Diversity comes from `seed` and `temperature`, never from prompt text."""
+
+    name: str
+    supports_n: bool  # one request can return n choices (prompt processed once)
+    max_parallel: int  # how many requests it serves at once
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> list[Completion]:
+        """Return exactly `n` completions; sample i uses seed `seed + i`.
+
+        Raises BackendError when the request as a whole failed (BackendUnavailable when the
+        backend cannot serve at all); a failure of one of several samples is a Completion
+        with `error` set.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release servers, connections and threads. Safe to call twice."""
+        ...
+
+
+def fan_out(
+    one: Callable[[int], Completion], n: int, seed: int, max_parallel: int
+) -> list[Completion]:
+    """Run `one(seed + i)` for i < n with at most `max_parallel` in flight.
+
+    A failing sample becomes a Completion with `error`; if every sample failed because the
+    backend is unavailable, that error is raised so the caller can stop the run.
+    """
+
+    def guarded(s: int) -> Completion | BackendUnavailable:
+        try:
+            return one(s)
+        except BackendUnavailable as exc:
+            return exc
+        except LocalCodeError as exc:
+            return Completion(text="", seed=s, error=str(exc))
+
+    with ThreadPoolExecutor(max_workers=max(1, min(n, max_parallel))) as pool:
+        results = list(pool.map(guarded, [seed + i for i in range(n)]))
+    unavailable = [r for r in results if isinstance(r, BackendUnavailable)]
+    if unavailable and len(unavailable) == n:
+        raise unavailable[0]
+    return [
+        Completion(text="", seed=seed + i, error=str(r)) if isinstance(r, BackendUnavailable) else r
+        for i, r in enumerate(results)
+    ]

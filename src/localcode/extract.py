@@ -1,0 +1,145 @@
+"""Turn model replies into code: fenced blocks for code, the ast for tests."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+.-]*)[^\n]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.M | re.S)
+_PY_LANGS = {"", "python", "py", "python3", "pycon"}
+_CODE_START = re.compile(r"^(def |async def |class |import |from |@|[A-Za-z_][\w]* *=)")
+MAX_TESTS = 12
+
+
+def code_blocks(reply: str) -> list[str]:
+    """Python code in fenced blocks (an unterminated last fence counts), in order."""
+    blocks = []
+    for lang, body in _FENCE.findall(reply):
+        if lang.lower() in _PY_LANGS and body.strip():
+            blocks.append(body.strip("\n"))
+    return blocks
+
+
+def _compiles(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _strip_prose(reply: str) -> str:
+    """For an unfenced reply: the longest run of lines from the first code-looking line that parses."""
+    lines = reply.strip().splitlines()
+    starts = [i for i, line in enumerate(lines) if _CODE_START.match(line)]
+    for start in starts:
+        for end in range(len(lines), start, -1):
+            chunk = "\n".join(lines[start:end]).strip()
+            if chunk and _compiles(chunk):
+                return chunk
+    return reply.strip()
+
+
+def extract_code(reply: str, entry_point: str | None = None) -> str:
+    """The code in a model reply: prose dropped, several blocks handled, no fence tolerated."""
+    blocks = code_blocks(reply)
+    if not blocks:
+        return _strip_prose(reply)
+    if len(blocks) == 1:
+        return blocks[0].strip()
+    parsing = [b for b in blocks if _compiles(b)] or blocks
+    if entry_point:
+        defining = [b for b in parsing if re.search(rf"^\s*(async\s+)?def {re.escape(entry_point)}\b", b, re.M)]
+        if defining:
+            # the block that defines the entry point, plus earlier blocks it may rely on (imports)
+            last = parsing.index(defining[-1])
+            return "\n\n".join(b.strip() for b in parsing[: last + 1] if not _is_usage_example(b))
+    return "\n\n".join(b.strip() for b in parsing if not _is_usage_example(b)) or blocks[0]
+
+
+def _is_usage_example(block: str) -> bool:
+    """A block of only calls/prints (an example of use) adds nothing to the solution."""
+    try:
+        tree = ast.parse(block)
+    except SyntaxError:
+        return False
+    return bool(tree.body) and all(isinstance(n, (ast.Expr, ast.Assign)) for n in tree.body)
+
+
+def test_names(tests: str) -> list[str]:
+    """Names of module-level test functions, in order: the trusted side's list of what counts."""
+    try:
+        tree = ast.parse(tests)
+    except SyntaxError:
+        return []
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test")
+    ]
+
+
+def extract_tests(reply: str, entry_point: str | None = None, exclude: set[str] | None = None) -> str:
+    """The test functions of a reply and what they need; definitions of the code under test dropped.
+
+    Keeps imports, constants, helper functions and classes, and at most MAX_TESTS test functions;
+    drops any definition of `entry_point` (or of a name in `exclude`) so the tests exercise the
+    candidate rather than their own copy, and drops top-level statements that would run at import.
+    Returns "" when the reply holds no parsable test function.
+    """
+    drop = set(exclude or ())
+    if entry_point:
+        drop.add(entry_point)
+    for source in _test_sources(reply):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        kept: list[ast.stmt] = []
+        n_tests = 0
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if node.name in drop:
+                    continue
+                if node.name.startswith("test") and not isinstance(node, ast.ClassDef):
+                    if n_tests >= MAX_TESTS:
+                        continue
+                    n_tests += 1
+                kept.append(node)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                if isinstance(node, ast.ImportFrom) and node.module == "solution":
+                    continue  # the runner provides the candidate's names
+                kept.append(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node):
+                kept.append(node)
+        if n_tests:
+            return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
+    return ""
+
+
+def _calls_anything(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _test_sources(reply: str) -> list[str]:
+    """Candidate sources for tests: all fenced blocks together, each block, the unfenced reply."""
+    blocks = code_blocks(reply)
+    sources = []
+    if len(blocks) > 1:
+        sources.append("\n\n".join(blocks))
+    sources.extend(blocks)
+    sources.append(_strip_prose(reply))
+    return sources
+
+
+def defined_names(code: str) -> set[str]:
+    """Top-level function and class names a piece of code defines (empty if it does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    return {
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }

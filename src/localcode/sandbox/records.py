@@ -1,0 +1,55 @@
+"""What a sandboxed test run returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one candidate run."""
+
+    timeout: float = 5.0  # wall seconds; the whole process group is killed after it
+    cpu_seconds: int = 10
+    memory_mb: int = 1024
+    max_output_bytes: int = 64 * 1024
+    max_processes: int = 64
+    max_file_mb: int = 16
+    isolation: str = "auto"  # "auto" | "strict" | "none"
+
+
+@dataclass
+class TestResult:
+    """One test function that the trusted side found in the test text."""
+
+    name: str
+    passed: bool
+    message: str = ""  # trimmed failure text; empty when passed
+
+
+@dataclass
+class TestRun:
+    """Per-test results for one candidate. `error` says why the run as a whole failed."""
+
+    results: list[TestResult] = field(default_factory=list)
+    error: str | None = None  # syntax error, import error, timeout, crash, collection error
+    duration_s: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return len(self.results)
+
+    @property
+    def passed(self) -> int:
+        return sum(r.passed for r in self.results)
+
+    @property
+    def score(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+    @property
+    def all_passed(self) -> bool:
+        return self.error is None and self.total > 0 and self.passed == self.total
+
+    def failures(self) -> list[TestResult]:
+        return [r for r in self.results if not r.passed]

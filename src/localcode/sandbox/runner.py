@@ -1,0 +1,155 @@
+"""First runner: pytest in a fresh subprocess per candidate, with rlimits and a process-group kill."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from ..extract import test_names
+from .records import Limits, TestResult, TestRun
+
+PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
+MAX_MESSAGE_LINES = 8
+
+
+def run_tests(code: str, tests: str, limits: Limits | None = None) -> TestRun:
+    """Score `code` against the pytest functions in `tests`; only tests parsed from `tests` count."""
+    limits = limits or Limits()
+    started = time.monotonic()
+    expected = test_names(tests)
+    if not expected:
+        return TestRun(error="the tests contain no test functions", duration_s=0.0)
+    results = [TestResult(name, False, "no result") for name in expected]
+    try:
+        compile(code, "solution.py", "exec")
+    except SyntaxError as exc:
+        return TestRun(results, f"SyntaxError: {exc.msg} (line {exc.lineno})", _since(started))
+    with tempfile.TemporaryDirectory(prefix="localcode-") as work, tempfile.TemporaryDirectory(
+        prefix="localcode-report-"
+    ) as report_dir:
+        run = _run_pytest(Path(work), Path(report_dir), code, tests, limits)
+    run.results = _merge(results, run.results)
+    if run.error is None and any(r.message == "no result" for r in run.results):
+        run.error = "some tests produced no result (the run ended early)"
+    run.duration_s = _since(started)
+    return run
+
+
+def _run_pytest(work: Path, report_dir: Path, code: str, tests: str, limits: Limits) -> TestRun:
+    (work / "solution.py").write_text(code)
+    (work / "test_solution.py").write_text(PRELUDE + tests)
+    report = report_dir / "report.xml"
+    out_path = report_dir / "output.txt"
+    cmd = [sys.executable, "-B", "-m", "pytest", "test_solution.py", "-q", "-p", "no:cacheprovider",
+           "--tb=short", f"--junitxml={report}"]
+    with open(out_path, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                env=_scrubbed_env(work), start_new_session=True,
+                                preexec_fn=_rlimits(limits) if os.name == "posix" else None)
+        try:
+            rc = proc.wait(timeout=limits.timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return TestRun(error=f"timed out after {limits.timeout:g}s (infinite loop or too slow?)")
+        _kill_group(proc)  # grandchildren left behind
+    output = _read_capped(out_path, limits.max_output_bytes)
+    if not report.exists():
+        return TestRun(error=_crash_reason(rc, output))
+    results = _parse_junit(report)
+    error = None
+    if rc not in (0, 1):
+        error = _crash_reason(rc, output)
+    return TestRun(results, error)
+
+
+def _parse_junit(report: Path) -> list[TestResult]:
+    try:
+        root = ET.parse(report).getroot()
+    except ET.ParseError:
+        return []
+    results = []
+    for case in root.iter("testcase"):
+        if case.get("classname", "").split(".")[-1] != "test_solution":
+            continue  # a test inside a class or another module is not one we asked for
+        bad = case.find("failure")
+        if bad is None:
+            bad = case.find("error")
+        skipped = case.find("skipped")
+        if bad is not None:
+            results.append(TestResult(case.get("name", ""), False, _trim(bad.text or bad.get("message", ""))))
+        elif skipped is not None:
+            results.append(TestResult(case.get("name", ""), False, "skipped"))
+        else:
+            results.append(TestResult(case.get("name", ""), True))
+    return results
+
+
+def _merge(expected: list[TestResult], got: list[TestResult]) -> list[TestResult]:
+    """Keep only the expected names; a name reported twice must pass every time."""
+    by_name: dict[str, TestResult] = {}
+    for r in got:
+        prev = by_name.get(r.name)
+        if prev is None or (prev.passed and not r.passed):
+            by_name[r.name] = r
+    return [by_name.get(e.name, e) for e in expected]
+
+
+def _crash_reason(rc: int, output: str) -> str:
+    lines = [ln for ln in output.strip().splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "Error:" in ln] or [ln for ln in lines if "rror" in ln]
+    detail = (errors[0] if errors else (lines[-1] if lines else "")).strip().lstrip("E").strip()
+    if rc < 0:
+        return f"killed by signal {signal.Signals(-rc).name}" + (f": {detail}" if detail else "")
+    if rc == 2 or rc == 4:
+        return f"tests could not be collected (import failed?): {detail}"
+    return f"pytest exited with code {rc}: {detail}" if detail else f"pytest exited with code {rc}"
+
+
+def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) > max_lines:
+        lines = lines[: 2] + ["..."] + lines[-(max_lines - 3) :]
+    return "\n".join(ln[:300] for ln in lines)
+
+
+def _read_capped(path: Path, limit: int) -> str:
+    with open(path, "rb") as f:
+        return f.read(limit).decode("utf-8", "replace")
+
+
+def _scrubbed_env(work: Path) -> dict[str, str]:
+    env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if k in os.environ}
+    env.update(HOME=str(work), TMPDIR=str(work), PYTHONDONTWRITEBYTECODE="1",
+               PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    return env
+
+
+def _rlimits(limits: Limits):  # type: ignore[no-untyped-def]
+    import resource
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds))
+        mem = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        size = limits.max_file_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return apply
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _since(t0: float) -> float:
+    return time.monotonic() - t0
