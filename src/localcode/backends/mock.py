@@ -1,0 +1,153 @@
+"""A deterministic, scripted backend: the prototype's demo, a fix-loop demo, and a reply queue for tests."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..config import AgentConfig
+from ..errors import UsageError
+from .base import Completion, Message
+
+DEMO_TESTS = """```python
+def test_case_1():
+    assert second_largest_unique([1, 2, 3, 4]) == 3
+
+def test_case_2():
+    assert second_largest_unique([5, 5, 5, 5]) is None
+
+def test_case_3():
+    assert second_largest_unique([10, 20]) == 10
+
+def test_case_4():
+    assert second_largest_unique([]) is None
+
+def test_case_5():
+    assert second_largest_unique([7]) is None
+```"""
+
+CORRECT = """def second_largest_unique(nums):
+    uniq = sorted(set(nums), reverse=True)
+    if len(uniq) < 2:
+        return None
+    return uniq[1]
+"""
+CORRECT_ALT = """def second_largest_unique(nums):
+    uniq = set(nums)
+    if len(uniq) < 2:
+        return None
+    uniq.discard(max(uniq))
+    return max(uniq)
+"""
+NO_DEDUPE = """def second_largest_unique(nums):
+    s = sorted(nums, reverse=True)
+    if len(s) < 2:
+        return None
+    return s[1]
+"""
+WRONG_INDEX = """def second_largest_unique(nums):
+    uniq = sorted(set(nums), reverse=True)
+    if len(uniq) < 2:
+        return None
+    return uniq[0]
+"""
+NO_GUARD = """def second_largest_unique(nums):
+    uniq = sorted(set(nums), reverse=True)
+    return uniq[1]  # still crashes on fewer than 2 unique values
+"""
+
+# scenario -> prompt kind -> replies chosen by seed % len
+SCENARIOS: dict[str, dict[str, list[str]]] = {
+    # round 0 scores 4/5, 5/5, 3/5, 5/5 and the loop stops: the prototype's demo
+    "demo": {"code": [NO_DEDUPE, CORRECT, WRONG_INDEX, CORRECT_ALT], "fix": [CORRECT, NO_GUARD]},
+    # round 0 has no full pass; the fix round finds one
+    "fix": {"code": [NO_DEDUPE, WRONG_INDEX, NO_GUARD, NO_DEDUPE], "fix": [CORRECT, NO_GUARD]},
+}
+
+
+def _fenced(code: str) -> str:
+    return f"Here is the code:\n```python\n{code}```\n"
+
+
+@dataclass
+class MockCall:
+    """One request the mock received."""
+
+    messages: list[Message]
+    n: int
+    temperature: float
+    seed: int
+    max_tokens: int
+
+
+class MockBackend:
+    """Replies from a queue first (for tests), then from the scenario script, chosen by seed."""
+
+    name = "mock"
+    supports_n = True
+    max_parallel = 64
+
+    def __init__(self, scenario: str = "demo", replies: Sequence[str] = ()) -> None:
+        if scenario not in SCENARIOS:
+            raise UsageError(
+                f"Unknown mock scenario '{scenario}'; choose one of: {', '.join(SCENARIOS)}."
+            )
+        self.scenario = scenario
+        self.history: list[MockCall] = []
+        self._queue: deque[str | Exception] = deque(replies)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, cfg: AgentConfig) -> MockBackend:
+        return cls(scenario=cfg.model or "demo")
+
+    def enqueue(self, *replies: str | Exception) -> None:
+        """Queue replies (or exceptions to raise) to be returned before the script."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> list[Completion]:
+        from ..prompts import kind_of
+
+        msgs = [dict(m) for m in messages]
+        with self._lock:
+            self.history.append(MockCall(msgs, n, temperature, seed, max_tokens))
+            queued = [self._queue.popleft() for _ in range(min(n, len(self._queue)))]
+        out = []
+        for i in range(n):
+            s = seed + i
+            if i < len(queued):
+                reply = queued[i]
+                if isinstance(reply, Exception):
+                    if n == 1:
+                        raise reply
+                    out.append(Completion(text="", seed=s, error=str(reply)))
+                    continue
+            else:
+                reply = self._scripted(kind_of(msgs), s)
+            out.append(Completion(text=reply, seed=s, prompt_tokens=_words(msgs),
+                                  completion_tokens=len(reply.split()), finish_reason="stop"))
+        return out
+
+    def _scripted(self, kind: str, seed: int) -> str:
+        if kind == "tests":
+            return DEMO_TESTS
+        replies = SCENARIOS[self.scenario][kind]
+        return _fenced(replies[seed % len(replies)])
+
+    def close(self) -> None:
+        pass
+
+
+def _words(messages: list[Message]) -> int:
+    return sum(len(m["content"].split()) for m in messages)

@@ -1,0 +1,67 @@
+"""Every prompt the agent sends, as chat messages. Stable text first, so servers can reuse the prefix."""
+
+from __future__ import annotations
+
+from .backends.base import Message
+
+TESTS_SYSTEM = (
+    "You write pytest unit tests for Python functions that do not exist yet. "
+    "Reply with one ```python block and nothing else."
+)
+CODE_SYSTEM = (
+    "You are an expert Python programmer. Reply with the complete solution in one ```python "
+    "block: imports and every function it needs. No tests, no examples, no explanations."
+)
+FIX_SYSTEM = (
+    "You are an expert Python programmer fixing code that fails its tests. Reply with the "
+    "complete corrected code in one ```python block. Do not change or repeat the tests."
+)
+
+MAX_FEEDBACK_CHARS = 1500
+
+
+def _target(entry_point: str | None) -> str:
+    return f"`{entry_point}`" if entry_point else "the function(s) the task asks for"
+
+
+def tests_prompt(task: str, entry_point: str | None, n_tests: int = 5) -> list[Message]:
+    """Ask for `test_case_1..n` before any code exists."""
+    user = (
+        f"Task:\n{task.strip()}\n\n"
+        f"Write {n_tests} pytest functions named test_case_1 ... test_case_{n_tests} that test "
+        f"{_target(entry_point)}. Each uses plain assert statements on exact, hand-checked expected "
+        "values and covers normal cases and edge cases. The function under test is already "
+        "importable by name: call it directly, do not import it and do not define it."
+    )
+    return [{"role": "system", "content": TESTS_SYSTEM}, {"role": "user", "content": user}]
+
+
+def code_prompt(task: str, entry_point: str | None) -> list[Message]:
+    """Ask for a complete solution."""
+    name = f" The function must be named `{entry_point}`." if entry_point else ""
+    user = f"Task:\n{task.strip()}\n\nWrite the Python code.{name}"
+    return [{"role": "system", "content": CODE_SYSTEM}, {"role": "user", "content": user}]
+
+
+def fix_prompt(task: str, entry_point: str | None, code: str, feedback: str) -> list[Message]:
+    """Ask for a fix of `code`, given trimmed failure feedback."""
+    name = f" Keep the function name `{entry_point}`." if entry_point else ""
+    user = (
+        f"Task:\n{task.strip()}\n\nCode:\n```python\n{code.strip()}\n```\n\n"
+        f"Test failures:\n{trim_feedback(feedback)}\n\nFix the code.{name}"
+    )
+    return [{"role": "system", "content": FIX_SYSTEM}, {"role": "user", "content": user}]
+
+
+def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
+    """Feedback is data with a hard cap: keep the head, mark the cut."""
+    text = feedback.strip()
+    if len(text) <= limit:
+        return text
+    return text[: limit - 20].rstrip() + "\n... (truncated)"
+
+
+def kind_of(messages: list[Message]) -> str:
+    """Which prompt this is: "tests", "code" or "fix" (used by the mock backend)."""
+    system = messages[0]["content"] if messages else ""
+    return {TESTS_SYSTEM: "tests", CODE_SYSTEM: "code", FIX_SYSTEM: "fix"}.get(system, "code")
