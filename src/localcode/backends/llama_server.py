@@ -1,0 +1,133 @@
+"""llama.cpp's own HTTP server, run in this process through `xllamacpp`, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+from ..errors import BackendUnavailable, ModelError
+
+ENGINE_REQUIREMENT = "xllamacpp==2026.10.11549"
+
+_live: weakref.WeakSet[LlamaServer] = weakref.WeakSet()
+_atexit_lock = threading.Lock()
+_atexit_registered = False
+
+
+class LlamaServer:
+    """A running server. `base_url` is OpenAI-compatible (ends in /v1); `root_url` has /tokenize."""
+
+    def __init__(
+        self, server: Any, root_url: str, *, model_path: Path, slots: int, ctx_per_slot: int,
+        threads: int,
+    ) -> None:
+        self._server: Any = server
+        self.root_url = root_url.rstrip("/")
+        self.base_url = f"{self.root_url}/v1"
+        self.model_path = model_path
+        self.slots = slots
+        self.ctx_per_slot = ctx_per_slot
+        self.threads = threads
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
+
+    def close(self) -> None:
+        """Stop the server and free the model. Safe to call twice and from any thread."""
+        with self._lock:
+            server, self._server = self._server, None
+        # Dropping the last reference runs the C++ destructor, which stops the HTTP listener
+        # and joins the engine's loop thread.
+        del server
+
+    def __enter__(self) -> LlamaServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "closed"
+        return f"<LlamaServer {self.base_url} {self.model_path.name} slots={self.slots} {state}>"
+
+
+def default_threads() -> int:
+    """The CPU cores this process may use (cgroup/affinity aware where the OS says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def start_server(
+    model_path: str | os.PathLike[str],
+    *,
+    slots: int = 1,
+    ctx_per_slot: int = 8192,
+    threads: int | None = None,
+) -> LlamaServer:
+    """Load a GGUF model and serve it on 127.0.0.1 at a free port with `slots` parallel slots."""
+    if slots < 1 or ctx_per_slot < 1:
+        raise ValueError("slots and ctx_per_slot must be at least 1")
+    path = Path(model_path)
+    xllamacpp = _import_engine()
+    n_threads = threads or default_threads()
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.hostnames = ["127.0.0.1"]  # no authentication: never listen beyond this machine
+    params.port = 0  # the OS picks a free port; no race between probing and binding
+    params.n_parallel = slots
+    params.n_ctx = ctx_per_slot * slots  # llama.cpp splits n_ctx evenly across slots
+    params.cpuparams.n_threads = n_threads
+    params.cpuparams_batch.n_threads = n_threads
+    params.verbosity = -1  # the engine's log goes nowhere; errors come back over HTTP
+    try:
+        server = xllamacpp.Server(params)
+    except RuntimeError as exc:
+        raise ModelError(
+            f"llama.cpp could not load {path} with {slots} slot(s) of {ctx_per_slot} tokens: {exc} "
+            "Check that the file is a complete GGUF model (`localcode models list`) and that "
+            "there is memory for the context (lower --ctx-size or --n-candidates)."
+        ) from exc
+    handle = LlamaServer(
+        server, _root_url(server.listening_address), model_path=path, slots=slots,
+        ctx_per_slot=ctx_per_slot, threads=n_threads,
+    )
+    _track(handle)
+    return handle
+
+
+def _import_engine() -> Any:
+    try:
+        import xllamacpp
+    except ImportError as exc:
+        raise BackendUnavailable(
+            f"The local backend needs the llama.cpp engine: pip install '{ENGINE_REQUIREMENT}' "
+            f"(on Debian/Ubuntu it also needs: apt-get install libgomp1). Import failed: {exc}"
+        ) from exc
+    return xllamacpp
+
+
+def _root_url(address: str) -> str:
+    return address if "://" in address else f"http://{address}"
+
+
+def _track(handle: LlamaServer) -> None:
+    """Close every live server at interpreter exit, so no engine thread outlives Python."""
+    global _atexit_registered
+    _live.add(handle)
+    with _atexit_lock:
+        if not _atexit_registered:
+            atexit.register(close_all)
+            _atexit_registered = True
+
+
+def close_all() -> None:
+    """Stop every server this process started and has not closed."""
+    for handle in list(_live):
+        handle.close()
