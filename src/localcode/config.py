@@ -28,7 +28,7 @@ class AgentConfig:
     ollama_model: str = "llama3"
     ollama_url: str = field(default_factory=lambda: default_ollama_url())
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # a secret: never in repr or logs
     ctx_size: int = 8192  # per parallel slot for the local backend
     threads: int | None = None  # local backend; default: CPU cores
     request_timeout: float = 300.0

@@ -20,13 +20,19 @@ class TaskError(UsageError):
 
 
 class BackendError(LocalCodeError):
-    """A model backend failed. `retryable` says whether the same request may succeed later."""
+    """A model backend failed. `retryable` says whether the same request may succeed later.
+
+    `retry_after` is the wait in seconds the server asked for (HTTP Retry-After), if any.
+    """
 
     exit_code = 3
 
-    def __init__(self, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.retry_after = retry_after
 
 
 class BackendUnavailable(BackendError):
