@@ -41,7 +41,9 @@ class AgentConfig:
         if self.max_iters < 1:
             raise UsageError(f"--max-iters must be at least 1 (got {self.max_iters}).")
         if not self.timeout > 0:
-            raise UsageError(f"--timeout must be a positive number of seconds (got {self.timeout}).")
+            raise UsageError(
+                f"--timeout must be a positive number of seconds (got {self.timeout})."
+            )
         if self.max_tokens < 1 or self.max_test_tokens < 1:
             raise UsageError("--max-tokens must be at least 1.")
         if self.request_timeout <= 0:
@@ -60,10 +62,7 @@ def default_ollama_url() -> str:
         scheme, rest = "http", host
     rest = rest.rstrip("/")
     hostport = rest.split("/", 1)[0]
-    if hostport.startswith("["):  # IPv6 literal
-        has_port = "]:" in hostport
-    else:
-        has_port = ":" in hostport
+    has_port = "]:" in hostport if hostport.startswith("[") else ":" in hostport  # [IPv6]:port
     if not has_port:
         default_port = "443" if scheme == "https" else "11434"
         rest = rest.replace(hostport, f"{hostport or '127.0.0.1'}:{default_port}", 1)

@@ -49,7 +49,11 @@ def extract_code(reply: str, entry_point: str | None = None) -> str:
         return blocks[0].strip()
     parsing = [b for b in blocks if _compiles(b)] or blocks
     if entry_point:
-        defining = [b for b in parsing if re.search(rf"^\s*(async\s+)?def {re.escape(entry_point)}\b", b, re.M)]
+        defining = [
+            b
+            for b in parsing
+            if re.search(rf"^\s*(async\s+)?def {re.escape(entry_point)}\b", b, re.M)
+        ]
         if defining:
             # the block that defines the entry point, plus earlier blocks it may rely on (imports)
             last = parsing.index(defining[-1])
@@ -75,11 +79,14 @@ def test_names(tests: str) -> list[str]:
     return [
         node.name
         for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test")
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.name.startswith("test")
     ]
 
 
-def extract_tests(reply: str, entry_point: str | None = None, exclude: set[str] | None = None) -> str:
+def extract_tests(
+    reply: str, entry_point: str | None = None, exclude: set[str] | None = None
+) -> str:
     """The test functions of a reply and what they need; definitions of the code under test dropped.
 
     Keeps imports, constants, helper functions and classes, and at most MAX_TESTS test functions;
@@ -143,3 +150,25 @@ def defined_names(code: str) -> set[str]:
         for n in tree.body
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     }
+
+
+def drop_definitions(tests: str, names: set[str]) -> str:
+    """Remove top-level definitions of `names` (other than tests) so the candidate's versions are used."""
+    if not names:
+        return tests
+    try:
+        tree = ast.parse(tests)
+    except SyntaxError:
+        return tests
+    keep = [
+        n
+        for n in tree.body
+        if not (
+            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and n.name in names
+            and not n.name.startswith("test")
+        )
+    ]
+    if len(keep) == len(tree.body):
+        return tests
+    return ast.unparse(ast.Module(body=keep, type_ignores=[])) + "\n"

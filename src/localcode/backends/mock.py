@@ -89,7 +89,7 @@ class MockBackend:
     supports_n = True
     max_parallel = 64
 
-    def __init__(self, scenario: str = "demo", replies: Sequence[str] = ()) -> None:
+    def __init__(self, scenario: str = "demo", replies: Sequence[str | Exception] = ()) -> None:
         if scenario not in SCENARIOS:
             raise UsageError(
                 f"Unknown mock scenario '{scenario}'; choose one of: {', '.join(SCENARIOS)}."
@@ -135,8 +135,15 @@ class MockBackend:
                     continue
             else:
                 reply = self._scripted(kind_of(msgs), s)
-            out.append(Completion(text=reply, seed=s, prompt_tokens=_words(msgs),
-                                  completion_tokens=len(reply.split()), finish_reason="stop"))
+            out.append(
+                Completion(
+                    text=reply,
+                    seed=s,
+                    prompt_tokens=_words(msgs),
+                    completion_tokens=len(reply.split()),
+                    finish_reason="stop",
+                )
+            )
         return out
 
     def _scripted(self, kind: str, seed: int) -> str:

@@ -1,0 +1,264 @@
+"""The `localcode` command: a thin layer over the library. Only here do errors become exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from . import __version__
+from .backends import BACKENDS
+from .config import AgentConfig, default_ollama_url
+from .errors import LocalCodeError, UsageError
+from .loop import Event, solve
+from .records import SolveResult
+from .task import read_text_file
+
+EXIT_PASS, EXIT_NO_PASS, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
+
+DEFAULT_TASK = (
+    "Write a function `second_largest_unique(nums)` that returns the second largest unique "
+    "number in a list, or None if fewer than two unique values exist."
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError (one line, exit 2) instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The main command's flags; the prototype's flags keep their names and meanings."""
+    p = _Parser(
+        prog="localcode",
+        description="Self-correcting best-of-N coding agent: tests first, N candidates a round, "
+        "sandboxed scoring, keep the best. Subcommands: " + ", ".join(COMMANDS) + ".",
+    )
+    p.add_argument("--version", action="version", version=f"localcode {__version__}")
+    task = p.add_argument_group("task")
+    task.add_argument("--task", help="the coding task (default: the second-largest-unique demo)")
+    task.add_argument("--task-file", metavar="FILE", help="read the task from FILE ('-': stdin)")
+    loop = p.add_argument_group("loop")
+    loop.add_argument(
+        "--max-iters", type=int, default=3, help="max rounds, round 0 included (default 3)"
+    )
+    loop.add_argument(
+        "--n-candidates",
+        type=int,
+        default=4,
+        help="best-of-N width: candidates per round (default 4)",
+    )
+    loop.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        help="wall seconds allowed per candidate test run (default 5)",
+    )
+    loop.add_argument(
+        "--temperature",
+        type=float,
+        default=0.8,
+        help="sampling temperature for candidates (default 0.8)",
+    )
+    loop.add_argument("--seed", type=int, default=0, help="base seed; candidate i gets seed+i")
+    loop.add_argument(
+        "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
+    )
+    back = p.add_argument_group("backend")
+    back.add_argument(
+        "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
+    )
+    back.add_argument("--model", help="model name (local: a known model; mock: scenario demo|fix)")
+    back.add_argument("--ollama-model", default="llama3", help="Ollama model name, with :tag")
+    back.add_argument(
+        "--ollama-url",
+        default=None,
+        help="Ollama server URL (default $OLLAMA_HOST or http://localhost:11434)",
+    )
+    back.add_argument(
+        "--list-ollama-models",
+        action="store_true",
+        help="list the models installed in Ollama and exit",
+    )
+    out = p.add_argument_group("output")
+    out.add_argument("--output", metavar="FILE", help="write the final code to FILE")
+    out.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    out.add_argument(
+        "-v", "--verbose", action="store_true", help="show the tests and every failure"
+    )
+    return p
+
+
+def config_from_args(args: argparse.Namespace) -> AgentConfig:
+    """AgentConfig from parsed flags, validated."""
+    if args.backend not in BACKENDS:
+        raise UsageError(f"Unknown backend '{args.backend}'; choose one of: {', '.join(BACKENDS)}.")
+    cfg = AgentConfig(
+        backend=args.backend,
+        n_candidates=args.n_candidates,
+        max_iters=args.max_iters,
+        timeout=args.timeout,
+        temperature=args.temperature,
+        seed=args.seed,
+        max_tokens=args.max_tokens,
+        max_test_tokens=args.max_tokens,
+        model=args.model,
+        ollama_model=args.ollama_model,
+        ollama_url=args.ollama_url or default_ollama_url(),
+    )
+    cfg.validate()
+    return cfg
+
+
+def read_task(args: argparse.Namespace) -> str:
+    """The task from --task, --task-file or the demo default."""
+    if args.task is not None and args.task_file is not None:
+        raise UsageError("Give the task with --task or --task-file, not both.")
+    if args.task_file == "-":
+        text = sys.stdin.read()
+    elif args.task_file is not None:
+        text = read_text_file(args.task_file, "Task file")
+    else:
+        text = DEFAULT_TASK if args.task is None else args.task
+    if not text.strip():
+        raise UsageError("The task is empty; pass --task 'what to write' or --task-file FILE.")
+    return text
+
+
+def run_main(argv: Sequence[str]) -> int:
+    """`localcode [flags]`: run the agent on a task."""
+    args = build_parser().parse_args(argv)
+    if args.list_ollama_models:
+        return list_ollama_models(args.ollama_url or default_ollama_url())
+    cfg = config_from_args(args)
+    task = read_task(args)
+    if args.output:
+        _check_writable(args.output)
+    progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, verbose=args.verbose)
+    result = solve(task, cfg, on_event=progress)
+    if args.output:
+        Path(args.output).write_text(result.final_code.rstrip() + "\n", encoding="utf-8")
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print_summary(result, sys.stdout)
+    return EXIT_PASS if result.passed else EXIT_NO_PASS
+
+
+def list_ollama_models(url: str) -> int:
+    """`--list-ollama-models`: what Ollama has pulled."""
+    from .backends.ollama import list_models
+
+    models = list_models(url)
+    if not models:
+        print("No models installed in Ollama. Pull one with e.g. `ollama pull qwen2.5-coder:1.5b`.")
+        return EXIT_PASS
+    print(f"Installed Ollama models at {url}:")
+    for m in models:
+        print(f"  - {m}")
+    return EXIT_PASS
+
+
+def _check_writable(path: str) -> None:
+    parent = Path(path).resolve().parent
+    if not parent.is_dir():
+        raise UsageError(f"--output: folder '{parent}' does not exist.")
+    if Path(path).is_dir():
+        raise UsageError(f"--output: '{path}' is a directory; give a file name.")
+
+
+class Progress:
+    """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
+
+    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
+        self.out, self.n, self.verbose = stream, n, verbose
+
+    def __call__(self, ev: Event) -> None:
+        handler = getattr(self, f"on_{ev.kind}", None)
+        if handler:
+            handler(ev)
+            self.out.flush()
+
+    def on_tests(self, ev: Event) -> None:
+        self.out.write("Writing tests first...\n")
+
+    def on_tests_ready(self, ev: Event) -> None:
+        n = ev.detail.count("\ndef test") + ev.detail.startswith("def test")
+        self.out.write(f"  {n} tests written\n")
+        if self.verbose:
+            self.out.write(_indent(ev.detail) + "\n")
+
+    def on_round(self, ev: Event) -> None:
+        what = "candidate solutions" if ev.detail == "initial" else "fix candidates"
+        self.out.write(f"\n=== Round {ev.round}: generating {self.n} {what} in parallel ===\n")
+
+    def on_generated(self, ev: Event) -> None:
+        if self.verbose:
+            self.out.write(f"  generated {ev.detail}; scoring in the sandbox...\n")
+
+    def on_scored(self, ev: Event) -> None:
+        c = ev.candidate
+        assert c is not None
+        run = c.run
+        line = (
+            f"  candidate {c.index}: {run.passed}/{run.total} passing"
+            if run
+            else f"  candidate {c.index}: no code"
+        )
+        if c.reason:
+            line += f"  ({c.reason.splitlines()[0][:200]})"
+        self.out.write(line + "\n")
+        if self.verbose and run:
+            for f in run.failures():
+                self.out.write(f"    {f.name}: {_indent(f.message, 6).lstrip()}\n")
+
+    def on_stop(self, ev: Event) -> None:
+        if ev.candidate and ev.candidate.all_passed:
+            self.out.write("All tests passed.\n")
+        else:
+            score = ev.candidate.score if ev.candidate else 0.0
+            self.out.write(f"Max iterations reached. Returning best attempt (score={score:.0%}).\n")
+
+
+def print_summary(result: SolveResult, out: TextIO) -> None:
+    """The final code, score and rounds, in the prototype's layout."""
+    out.write("\n=== FINAL CODE ===\n")
+    out.write((result.final_code.rstrip() or "(no code was produced)") + "\n")
+    out.write(f"\n=== SCORE: {result.score:.0%} ===\n")
+    out.write(f"=== Rounds used: {result.rounds_used} ===\n")
+    for note in result.notes:
+        out.write(f"note: {note}\n")
+
+
+def _indent(text: str, n: int = 4) -> str:
+    return "\n".join(" " * n + line for line in text.splitlines())
+
+
+Command = Callable[[Sequence[str]], int]
+COMMANDS: dict[str, Command] = {}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script and `python -m localcode`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in COMMANDS:
+            return COMMANDS[args[0]](args[1:])
+        return run_main(args)
+    except LocalCodeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Reading a task: plain sentence, or a function signature with a docstring."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import TaskError
+
+_BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
+_DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task and the name of the function it asks for, when one can be told."""
+
+    text: str
+    entry_point: str | None = None
+    is_signature: bool = False  # given as code: a signature with a docstring
+
+
+def parse_task(text: str, entry_point: str | None = None) -> Task:
+    """Validate a task and find its entry point (last `def` of a signature, or a `name(` in backticks)."""
+    if not text or not text.strip():
+        raise TaskError("The task is empty; pass --task 'what to write' or --task-file FILE.")
+    text = text.strip("\n")
+    defs = _DEF.findall(text)
+    if defs:
+        return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
+    found = _BACKTICK_CALL.search(text)
+    return Task(text, entry_point or (found.group(1) if found else None))
+
+
+def _looks_like_code(text: str) -> bool:
+    """A signature with a docstring parses once a body is added."""
+    try:
+        ast.parse(text + "\n    pass\n")
+    except SyntaxError:
+        try:
+            ast.parse(text)
+        except SyntaxError:
+            return False
+    return True
+
+
+def read_text_file(path: str, what: str) -> str:
+    """Read a user's file, or raise TaskError saying why it can't be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskError(f"{what} '{path}' does not exist.") from None
+    except IsADirectoryError:
+        raise TaskError(f"{what} '{path}' is a directory, not a file.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise TaskError(f"Can't read {what.lower()} '{path}': {reason}.") from None

@@ -1,0 +1,119 @@
+"""The CLI end to end, as a real subprocess: output, JSON, files, every bad input and exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def localcode(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "localcode", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=120,
+    )
+
+
+def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
+    proc = localcode("--backend", "mock")
+    assert proc.returncode == 0, proc.stderr
+    assert "=== Round 0: generating 4 candidate solutions in parallel ===" in proc.stderr
+    lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip().startswith("candidate")]
+    assert lines == [
+        "candidate 0: 4/5 passing",
+        "candidate 1: 5/5 passing",
+        "candidate 2: 3/5 passing",
+        "candidate 3: 5/5 passing",
+    ]
+    assert "All tests passed." in proc.stderr
+    assert "=== SCORE: 100% ===" in proc.stdout and "=== Rounds used: 1 ===" in proc.stdout
+    assert "def second_largest_unique" in proc.stdout
+
+
+def test_fix_scenario_shows_the_fix_round() -> None:
+    proc = localcode("--backend", "mock", "--model", "fix")
+    assert proc.returncode == 0
+    assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr
+    assert "=== Rounds used: 2 ===" in proc.stdout
+
+
+def test_json_output_is_the_whole_result() -> None:
+    proc = localcode("--backend", "mock", "--json", "--quiet")
+    assert proc.returncode == 0 and proc.stderr == ""
+    data = json.loads(proc.stdout)
+    assert data["score"] == 1.0 and data["passed"] is True and data["rounds_used"] == 1
+    cands = data["rounds"][0]["candidates"]
+    assert [c["passed"] for c in cands] == [4, 5, 3, 5]
+    assert cands[0]["run"]["results"][1]["passed"] is False
+    assert cands[0]["run"]["results"][1]["message"]
+    assert data["final_code"].startswith("def second_largest_unique")
+    assert data["seconds"] > 0 and data["completion_tokens"] > 0
+
+
+def test_output_writes_the_final_code(tmp_path: Path) -> None:
+    out = tmp_path / "solution.py"
+    proc = localcode("--backend", "mock", "--quiet", "--output", str(out))
+    assert proc.returncode == 0
+    ns: dict[str, object] = {}
+    exec(out.read_text(), ns)
+    assert ns["second_largest_unique"]([3, 1, 3, 2]) == 2  # type: ignore[operator]
+
+
+def test_task_file_and_stdin(tmp_path: Path) -> None:
+    task = tmp_path / "task.txt"
+    task.write_text("Write `second_largest_unique(nums)`.")
+    assert localcode("--backend", "mock", "-q", "--task-file", str(task)).returncode == 0
+    proc = localcode("--backend", "mock", "-q", "--task-file", "-", stdin="Write `f(x)`.")
+    assert proc.returncode in (0, 1)
+
+
+def test_no_full_pass_exits_1() -> None:
+    proc = localcode("--backend", "mock", "--model", "fix", "--max-iters", "1")
+    assert proc.returncode == 1
+    assert "Max iterations reached" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--task", ""], "task is empty"),
+        (["--task", "   \n\t"], "task is empty"),
+        (["--task-file", "/nonexistent/task.txt"], "does not exist"),
+        (["--task-file", "/"], "directory"),
+        (["--n-candidates", "0"], "--n-candidates"),
+        (["--max-iters", "0"], "--max-iters"),
+        (["--timeout", "0"], "--timeout"),
+        (["--timeout", "-1"], "--timeout"),
+        (["--backend", "nonsense"], "Unknown backend 'nonsense'"),
+        (["--n-candidates", "two"], "invalid int value"),
+        (["--no-such-flag"], "unrecognized arguments"),
+        (["--task", "x", "--task-file", "y"], "not both"),
+        (["--model", "nope"], "Unknown mock scenario"),
+        (["--output", "/nonexistent/dir/out.py"], "does not exist"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
+    proc = localcode("--backend", "mock", *args)
+    assert proc.returncode == 2, proc.stderr
+    message = proc.stderr.strip()
+    assert len(message.splitlines()) == 1 and words in message
+    assert "Traceback" not in proc.stderr
+
+
+def test_unreadable_task_file_is_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\xfa not utf-8")
+    proc = localcode("--backend", "mock", "--task-file", str(bad))
+    assert proc.returncode == 2 and "Can't read task file" in proc.stderr
+
+
+def test_backend_unavailable_exits_3() -> None:
+    proc = localcode("--backend", "ollama", "--ollama-url", "http://127.0.0.1:9", "-q")
+    assert proc.returncode == 3, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

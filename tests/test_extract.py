@@ -1,0 +1,76 @@
+"""Cleaning model replies: code from messy text, tests by the ast."""
+
+from __future__ import annotations
+
+from localcode import extract
+from localcode.extract import drop_definitions, extract_code, extract_tests
+
+
+def test_code_from_a_fence_with_prose_around_it() -> None:
+    reply = "Sure! Here is it:\n```python\ndef f(x):\n    return x + 1\n```\nThis adds one."
+    assert extract_code(reply) == "def f(x):\n    return x + 1"
+
+
+def test_several_blocks_keep_the_solution_and_drop_usage_examples() -> None:
+    reply = (
+        "```python\nimport math\n```\nthen\n```python\ndef f(x):\n    return math.sqrt(x)\n```\n"
+        "Example:\n```python\nprint(f(4))\n```"
+    )
+    code = extract_code(reply, "f")
+    assert "import math" in code and "def f" in code and "print" not in code
+
+
+def test_no_fence_drops_leading_and_trailing_prose() -> None:
+    reply = "Here's the function:\ndef f(x):\n    return x * 2\nIt doubles x."
+    assert extract_code(reply) == "def f(x):\n    return x * 2"
+
+
+def test_unterminated_fence_from_a_cut_reply() -> None:
+    reply = "```python\ndef f(x):\n    return x\n"
+    assert extract_code(reply).startswith("def f(x):")
+
+
+def test_other_language_blocks_are_ignored() -> None:
+    reply = "```bash\npip install x\n```\n```py\ndef f():\n    return 1\n```"
+    assert extract_code(reply) == "def f():\n    return 1"
+
+
+def test_tests_keep_imports_helpers_and_tests_only() -> None:
+    reply = (
+        "```python\nimport math\nfrom solution import f\nEPS = 1e-9\n\ndef f(x):\n    return 0\n\n"
+        "def approx(a, b):\n    return abs(a - b) < EPS\n\ndef test_case_1():\n    assert f(1) == 2\n\n"
+        "def test_case_2():\n    assert approx(f(2), 3)\n\ntest_case_1()\nprint('done')\n\n"
+        "if __name__ == '__main__':\n    test_case_2()\n```"
+    )
+    tests = extract_tests(reply, "f")
+    assert extract.test_names(tests) == ["test_case_1", "test_case_2"]
+    assert "import math" in tests and "def approx" in tests and "EPS = 1e-09" in tests
+    assert "def f(" not in tests and "from solution" not in tests
+    assert "print(" not in tests and "__main__" not in tests
+
+
+def test_tests_found_by_parsing_not_by_regex() -> None:
+    reply = "```python\ns = '''\ndef test_fake():\n    pass\n'''\ndef test_real():\n    assert True\n```"
+    assert extract.test_names(extract_tests(reply)) == ["test_real"]
+
+
+def test_runaway_test_replies_are_capped() -> None:
+    body = "\n".join(f"def test_case_{i}():\n    assert f({i}) == {i}\n" for i in range(52))
+    assert len(extract.test_names(extract_tests(body, "f"))) == 12
+
+
+def test_no_test_functions_gives_empty() -> None:
+    assert extract_tests("I can't write tests for this.") == ""
+    assert extract_tests("```python\ndef helper():\n    pass\n```") == ""
+
+
+def test_tests_split_over_blocks_are_joined() -> None:
+    reply = "```python\nimport math\n```\n```python\ndef test_a():\n    assert math.pi > 3\n```"
+    tests = extract_tests(reply)
+    assert "import math" in tests and extract.test_names(tests) == ["test_a"]
+
+
+def test_drop_definitions_removes_shadowing_helpers_only() -> None:
+    tests = "def g():\n    return 1\n\ndef test_g():\n    assert g() == 2\n"
+    out = drop_definitions(tests, {"g", "test_g"})
+    assert "def g" not in out and "def test_g" in out

@@ -1,0 +1,168 @@
+"""The agent loop against the scripted mock backend: exact and offline."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from localcode import AgentConfig, SolveResult, solve
+from localcode.backends.mock import CORRECT, DEMO_TESTS, NO_DEDUPE, MockBackend
+from localcode.errors import BackendError, BackendUnavailable, GenerationError
+
+WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
+
+
+def fenced(code: str) -> str:
+    return f"```python\n{code}```"
+
+
+def cfg(**kw: Any) -> AgentConfig:
+    return AgentConfig(backend="mock", **kw)
+
+
+def scores(result: SolveResult) -> list[list[str]]:
+    return [
+        [f"{c.run.passed}/{c.run.total}" if c.run else "-" for c in r.candidates]
+        for r in result.rounds
+    ]
+
+
+def test_demo_reproduces_the_prototype(demo_task: str, mock: MockBackend) -> None:
+    result = solve(demo_task, cfg(), backend=mock)
+    assert scores(result) == [["4/5", "5/5", "3/5", "5/5"]]
+    assert result.passed and result.score == 1.0 and result.rounds_used == 1
+    # ties at 5/5 go to the shorter code
+    assert result.final_code.strip() == CORRECT.strip()
+
+
+def test_fix_scenario_needs_a_fix_round(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(), backend=backend)
+    assert result.rounds_used == 2 and result.passed
+    assert [r.kind for r in result.rounds] == ["initial", "fix"]
+    assert all(c.origin == "fix" for c in result.rounds[1].candidates)
+
+
+def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(), backend=backend)
+    best_r0 = max(result.rounds[0].candidates, key=lambda c: (c.score, -len(c.code)))
+    fix_call = backend.history[2]
+    user = fix_call.messages[-1]["content"]
+    assert best_r0.code.strip() in user
+    failing = [f.name for f in best_r0.run.failures()]  # type: ignore[union-attr]
+    assert failing and all(name in user for name in failing)
+    assert "assert 5 is None" in user  # the assertion with its values
+
+
+def test_best_is_kept_and_a_worse_round_never_replaces_it(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE), WRONG_ALL])
+    backend.enqueue(WRONG_ALL, WRONG_ALL)  # round 1: both worse
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=2), backend=backend)
+    assert scores(result) == [["4/5", "0/5"], ["0/5", "0/5"]]
+    assert result.final_code.strip() == NO_DEDUPE.strip()
+    assert result.score == pytest.approx(0.8) and not result.passed
+    assert result.rounds[1].best_label == "r0c0"
+
+
+def test_stops_at_the_first_full_pass(demo_task: str, mock: MockBackend) -> None:
+    solve(demo_task, cfg(max_iters=5), backend=mock)
+    assert len(mock.history) == 2  # the tests, then one round
+
+
+def test_max_iters_bounds_the_rounds(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS])
+    backend.enqueue(*[WRONG_ALL] * 12)
+    result = solve(demo_task, cfg(max_iters=3), backend=backend)
+    assert result.rounds_used == 3 and not result.passed
+    assert len(backend.history) == 4
+
+
+def test_each_round_samples_n_with_distinct_seeds_and_the_same_prompt(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(n_candidates=3, seed=7), backend=backend)
+    seeds = [c.seed for r in result.rounds for c in r.candidates]
+    assert len(seeds) == len(set(seeds)) == 3 * result.rounds_used
+    code_calls = backend.history[1:]
+    assert [c.n for c in code_calls] == [3] * len(code_calls)
+    assert code_calls[0].seed == 7 and code_calls[1].seed == 10
+    # diversity is a parameter, never text in the prompt
+    assert all("candidate" not in m["content"].lower() for m in code_calls[0].messages)
+    assert code_calls[0].temperature > 0
+
+
+def test_every_generation_has_a_max_tokens_bound(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    solve(demo_task, cfg(max_tokens=333), backend=backend)
+    assert all(call.max_tokens > 0 for call in backend.history)
+    assert {call.max_tokens for call in backend.history[1:]} == {333}
+
+
+def test_one_failed_generation_costs_that_candidate_only(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS, BackendError("boom: server said 500")])
+    backend.enqueue("Sorry, I cannot help with that.")
+    result = solve(demo_task, cfg(), backend=backend)
+    c0, c1 = result.rounds[0].candidates[:2]
+    assert c0.error and "boom" in c0.error and c0.run is None
+    assert c1.code == "" or c1.run is None or c1.score == 0.0
+    assert result.passed  # candidates 2 and 3 still came from the script
+
+
+def test_a_failed_round_keeps_the_best_so_far(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE)])
+    backend.enqueue(BackendError("context overflow"))
+    result = solve(demo_task, cfg(n_candidates=1, max_iters=2), backend=backend)
+    assert result.rounds[1].candidates[0].error is not None
+    assert result.final_code.strip() == NO_DEDUPE.strip()
+    assert result.score == pytest.approx(0.8)
+
+
+def test_backend_unavailable_at_the_start_is_raised(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[BackendUnavailable("server down")])
+    with pytest.raises(BackendUnavailable):
+        solve(demo_task, cfg(), backend=backend)
+
+
+def test_tests_are_asked_for_again_once_then_a_clear_error(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=["I think it works.", "def helper(): pass"])
+    with pytest.raises(GenerationError, match="no test functions"):
+        solve(demo_task, cfg(), backend=backend)
+    assert len(backend.history) == 2
+
+
+def test_a_second_test_request_that_works_is_used(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=["no tests here", DEMO_TESTS])
+    result = solve(demo_task, cfg(), backend=backend)
+    assert result.passed and len(backend.history) == 3
+
+
+def test_tests_that_define_the_target_exercise_the_candidate(demo_task: str) -> None:
+    own_copy = (
+        "```python\ndef second_largest_unique(nums):\n    return 3\n\n"
+        "def test_case_1():\n    assert second_largest_unique([1, 2, 3, 4]) == 3\n```"
+    )
+    backend = MockBackend("demo", replies=[own_copy, WRONG_ALL])
+    result = solve(demo_task, cfg(n_candidates=1, max_iters=1), backend=backend)
+    assert "return 3" not in result.tests
+    assert result.rounds[0].candidates[0].score == 0.0
+
+
+def test_zero_scores_keep_their_reason(demo_task: str) -> None:
+    backend = MockBackend(
+        "demo",
+        replies=[DEMO_TESTS, "```python\ndef f(:\n```", "```python\nimport nonexistent_mod\n```"],
+    )
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=1), backend=backend)
+    syntax, imp = result.rounds[0].candidates
+    assert syntax.score == 0 and "SyntaxError" in (syntax.reason or "")
+    assert imp.score == 0 and "nonexistent_mod" in (imp.reason or "")
+
+
+def test_result_is_json_ready(demo_task: str, mock: MockBackend) -> None:
+    data = solve(demo_task, cfg(), backend=mock).to_dict()
+    text = json.dumps(data)
+    assert json.loads(text)["rounds_used"] == 1
+    assert data["rounds"][0]["candidates"][0]["passed"] == 4
+    assert data["rounds"][0]["candidates"][0]["total"] == 5
