@@ -1,22 +1,68 @@
-"""Backend for the embedded llama.cpp engine (not finished yet: it says so instead of pretending)."""
+"""The default backend: a GGUF model served by llama.cpp inside this process (see llama_server.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
+import httpx
+
+from .. import models
 from ..config import AgentConfig
-from ..errors import BackendUnavailable
-from .base import Completion, Message
+from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
+from .base import Completion, Message, fan_out
+from .llama_server import LlamaServer, start_server
 
 
 class LocalBackend:
+    """Chat completions from the embedded llama.cpp server; the model's own chat template applies.
+
+    The n samples of a call go as one request with `"n"` (the prompt is processed once; choice i
+    is sampled with seed `seed + i`, as llama.cpp does), in batches of at most one per slot.
+    """
+
     name = "local"
-    supports_n = False
-    max_parallel = 1
+    supports_n = True
+    max_parallel = 4
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str],
+        *,
+        slots: int = 4,
+        ctx_size: int = 8192,
+        threads: int | None = None,
+        request_timeout: float = 300.0,
+        use_n: bool = True,
+    ) -> None:
+        self.supports_n = use_n
+        self.max_parallel = slots
+        self.ctx_size = ctx_size  # per slot: the most prompt + reply tokens one sample may use
+        self.server: LlamaServer = start_server(
+            model_path, slots=slots, ctx_per_slot=ctx_size, threads=threads
+        )
+        self._http = httpx.Client(base_url=self.server.root_url, timeout=request_timeout)
 
     @classmethod
     def from_config(cls, cfg: AgentConfig) -> LocalBackend:
-        raise BackendUnavailable("The 'local' backend is not implemented yet; use --backend mock.")
+        if cfg.ctx_size < 256:
+            raise UsageError(f"--ctx-size must be at least 256 tokens (got {cfg.ctx_size}).")
+        if cfg.threads is not None and cfg.threads < 1:
+            raise UsageError(f"--threads must be at least 1 (got {cfg.threads}).")
+        path = models.resolve(cfg.model, cfg.model_path)
+        return cls(
+            path,
+            slots=cfg.max_parallel or cfg.n_candidates,
+            ctx_size=cfg.ctx_size,
+            threads=cfg.threads,
+            request_timeout=cfg.request_timeout,
+        )
+
+    @property
+    def model_path(self) -> Path:
+        return self.server.model_path
 
     def complete(
         self,
@@ -27,7 +73,102 @@ class LocalBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
-        raise BackendUnavailable("The 'local' backend is not implemented yet; use --backend mock.")
+        msgs = [dict(m) for m in messages]
+        prompt_tokens = self.count_tokens(msgs)
+        self._check_fits(prompt_tokens, max_tokens)
+        body = {"messages": msgs, "temperature": temperature, "max_tokens": max_tokens}
+        if not self.supports_n:
+            return fan_out(
+                lambda s: self._request({**body, "seed": s}, s, prompt_tokens)[0],
+                n, seed, self.max_parallel,
+            )
+        out: list[Completion] = []
+        for start in range(0, n, self.max_parallel):
+            k = min(self.max_parallel, n - start)
+            out += self._request({**body, "n": k, "seed": seed + start}, seed + start, prompt_tokens)
+        return out
+
+    def count_tokens(self, messages: Sequence[Message]) -> int:
+        """Prompt tokens after the chat template, as the server counts them."""
+        try:
+            resp = self._http.post(
+                "/v1/chat/completions/input_tokens", json={"messages": list(messages)}
+            )
+        except httpx.TransportError as exc:
+            raise self._unavailable(exc) from exc
+        if resp.status_code == 200:
+            return int(resp.json()["input_tokens"])
+        # An engine without the counting endpoint: ~3 characters per token for code and English.
+        return sum(len(m["content"]) // 3 + 8 for m in messages)
 
     def close(self) -> None:
-        pass
+        self._http.close()
+        self.server.close()
+
+    def _check_fits(self, prompt_tokens: int, max_tokens: int) -> None:
+        if prompt_tokens + max_tokens > self.ctx_size:
+            raise PromptTooLong(
+                f"The prompt is {prompt_tokens} tokens and the reply may take {max_tokens}, but a "
+                f"slot holds {self.ctx_size}. Shorten the task or raise --ctx-size "
+                f"(memory grows with --ctx-size x --n-candidates)."
+            )
+
+    def _request(self, body: dict[str, Any], seed: int, prompt_tokens: int) -> list[Completion]:
+        try:
+            resp = self._http.post("/v1/chat/completions", json=body)
+        except httpx.TimeoutException as exc:
+            raise BackendError(
+                f"The local model did not answer within {self._http.timeout.read}s; "
+                "raise --request-timeout or lower --max-tokens.",
+                retryable=True,
+            ) from exc
+        except httpx.TransportError as exc:
+            raise self._unavailable(exc) from exc
+        is_json = resp.headers.get("content-type", "").startswith("application/json")
+        data = resp.json() if is_json else {}
+        if resp.status_code != 200:
+            raise self._http_error(resp.status_code, data, resp.text)
+        usage = data.get("usage") or {}
+        choices = sorted(data.get("choices", []), key=lambda c: c.get("index", 0))
+        if len(choices) != body.get("n", 1):
+            raise BackendError(
+                f"The local server returned {len(choices)} choices for n={body.get('n', 1)}.",
+                retryable=True,
+            )
+        return [
+            Completion(
+                text=c["message"].get("content") or "",
+                seed=seed + i,
+                prompt_tokens=usage.get("prompt_tokens", prompt_tokens),
+                # llama.cpp's usage counts choice 0 only; count the others' tokens the same way
+                completion_tokens=usage.get("completion_tokens") if i == 0 else self._reply_tokens(c),
+                finish_reason=c.get("finish_reason"),
+            )
+            for i, c in enumerate(choices)
+        ]
+
+    def _reply_tokens(self, choice: dict[str, Any]) -> int | None:
+        text = choice["message"].get("content") or ""
+        try:
+            resp = self._http.post("/tokenize", json={"content": text})
+        except httpx.TransportError:
+            return None
+        if resp.status_code != 200:
+            return None
+        return len(resp.json()["tokens"]) + (choice.get("finish_reason") == "stop")
+
+    def _http_error(self, status: int, data: dict[str, Any], text: str) -> BackendError:
+        err = data.get("error") or {}
+        message = err.get("message") or text[:300]
+        if err.get("type") == "exceed_context_size_error":
+            return PromptTooLong(f"{message} (per-slot --ctx-size is {self.ctx_size})")
+        return BackendError(
+            f"The local llama.cpp server answered HTTP {status}: {message}",
+            retryable=status >= 500,
+        )
+
+    def _unavailable(self, exc: Exception) -> BackendUnavailable:
+        return BackendUnavailable(
+            f"The local llama.cpp server at {self.server.base_url} stopped answering ({exc}); "
+            "run again, with fewer --n-candidates or a smaller --ctx-size if memory is short."
+        )
