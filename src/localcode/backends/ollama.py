@@ -1,22 +1,83 @@
-"""Backend for Ollama (not finished yet: it says so instead of pretending)."""
+"""Ollama through its native /api/chat: seeds, num_ctx and truncation that does not stay silent."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import httpx
 
 from ..config import AgentConfig
-from ..errors import BackendUnavailable
+from ..errors import BackendError, BackendUnavailable, PromptTooLong
 from .base import Completion, Message
+from .http import (
+    Deadline,
+    RetryPolicy,
+    error_text,
+    estimate_tokens,
+    is_retryable,
+    make_client,
+    ndjson_lines,
+    retry_after,
+    sample_each,
+    transport_error,
+    with_retries,
+)
+
+# Ollama decides concurrency (OLLAMA_NUM_PARALLEL) and queues the rest; --max-parallel matches it.
+DEFAULT_PARALLEL = 4
+
+
+@dataclass
+class OllamaModel:
+    """One pulled model, as /api/tags lists it."""
+
+    name: str
+    size: int  # bytes on disk
+    parameter_size: str = ""
+    quantization: str = ""
 
 
 class OllamaBackend:
+    """Sends each sample as its own streamed /api/chat request with options.seed = seed + i."""
+
     name = "ollama"
-    supports_n = False
-    max_parallel = 1
+    supports_n = False  # /api/chat returns one message; its OpenAI endpoint ignores "n"
+
+    def __init__(
+        self,
+        model: str,
+        url: str = "http://localhost:11434",
+        *,
+        num_ctx: int = 8192,
+        keep_alive: str = "10m",
+        request_timeout: float = 300.0,
+        max_parallel: int = DEFAULT_PARALLEL,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model
+        self.url = url.rstrip("/")
+        # The same num_ctx on every request: a different one makes Ollama reload the model.
+        self.num_ctx = num_ctx
+        self.keep_alive = keep_alive
+        self.request_timeout = request_timeout
+        self.max_parallel = max_parallel
+        self.retry = retry or RetryPolicy()
+        self._client = make_client(request_timeout)
 
     @classmethod
     def from_config(cls, cfg: AgentConfig) -> OllamaBackend:
-        raise BackendUnavailable("The 'ollama' backend is not implemented yet; use --backend mock.")
+        return cls(
+            cfg.model or cfg.ollama_model,
+            cfg.ollama_url,
+            num_ctx=cfg.ctx_size,
+            request_timeout=cfg.request_timeout,
+            max_parallel=cfg.max_parallel or DEFAULT_PARALLEL,
+        )
+
+    def __repr__(self) -> str:
+        return f"<OllamaBackend {self.model} at {self.url}>"
 
     def complete(
         self,
@@ -27,7 +88,158 @@ class OllamaBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
-        raise BackendUnavailable("The 'ollama' backend is not implemented yet; use --backend mock.")
+        msgs = [{"role": m["role"], "content": m["content"]} for m in messages]
+        estimate = estimate_tokens([m["content"] for m in msgs])
+        if estimate // 2 > self.num_ctx:  # even at 8 characters a token it would not fit
+            raise self._too_long(estimate, None)
+
+        def one(s: int) -> Completion:
+            body = {
+                "model": self.model,
+                "messages": msgs,
+                "stream": True,
+                "keep_alive": self.keep_alive,
+                "options": {
+                    "seed": s,
+                    "temperature": temperature,
+                    "num_ctx": self.num_ctx,
+                    "num_predict": max_tokens,
+                },
+            }
+            done = with_retries(lambda: self._chat(body), self.retry)
+            return self._completion(done, s, estimate)
+
+        return sample_each(one, n, seed, self.max_parallel)
+
+    def _chat(self, body: dict[str, object]) -> dict[str, object]:
+        """One streamed /api/chat: the final object, with the whole text in message.content."""
+        deadline = Deadline(self.request_timeout)
+        parts: list[str] = []
+        try:
+            with self._client.stream("POST", f"{self.url}/api/chat", json=body) as resp:
+                if resp.status_code != 200:
+                    raise self._status_error(resp)
+                for obj in ndjson_lines(resp, deadline):
+                    if "error" in obj:  # an error after streaming began comes as one line
+                        raise BackendError(
+                            f"Ollama failed while generating with '{self.model}': "
+                            f"{error_text(json.dumps(obj))}",
+                            retryable=True,
+                        )
+                    message = obj.get("message")
+                    if isinstance(message, dict):
+                        parts.append(str(message.get("content") or ""))
+                    if obj.get("done"):
+                        obj["message"] = {"role": "assistant", "content": "".join(parts)}
+                        return obj
+        except httpx.TransportError as exc:
+            raise transport_error(exc, self._unreachable(), self._slow()) from None
+        except TimeoutError:
+            raise BackendError(self._slow(), retryable=True) from None
+        except ValueError as exc:  # a line that is not JSON
+            raise BackendError(f"Ollama at {self.url} sent a malformed stream: {exc}") from None
+        raise BackendError(
+            f"Ollama at {self.url} closed the stream before the reply was done.", retryable=True
+        )
+
+    def _completion(self, done: dict[str, object], seed: int, estimate: int) -> Completion:
+        prompt_tokens = _int(done.get("prompt_eval_count"))
+        if prompt_tokens is not None and self._truncated(prompt_tokens, estimate):
+            raise self._too_long(estimate, prompt_tokens)
+        message = done["message"]
+        assert isinstance(message, dict)
+        return Completion(
+            text=message["content"],
+            seed=seed,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=_int(done.get("eval_count")),
+            finish_reason=str(done.get("done_reason") or "stop"),
+        )
+
+    def _truncated(self, prompt_tokens: int, estimate: int) -> bool:
+        """Ollama cuts a prompt longer than num_ctx to num_ctx tokens without a word.
+
+        It filled the window, or we expected more than fits and it read far fewer (a prefix
+        cache also lowers prompt_eval_count, so a low count alone proves nothing).
+        """
+        if prompt_tokens >= self.num_ctx:
+            return True
+        return estimate > self.num_ctx and prompt_tokens < 0.8 * estimate
+
+    def _too_long(self, estimate: int, seen: int | None) -> PromptTooLong:
+        seen_text = f"; Ollama read only {seen} of them" if seen is not None else ""
+        return PromptTooLong(
+            f"The prompt is about {estimate} tokens but Ollama's context window (num_ctx) is "
+            f"{self.num_ctx}{seen_text}, so it would be cut silently. Raise it with --ctx-size "
+            "(if the model allows), or shorten the task."
+        )
+
+    def _status_error(self, resp: httpx.Response) -> BackendError:
+        resp.read()
+        detail = error_text(resp.content)
+        if resp.status_code == 404:
+            return BackendUnavailable(
+                f"Ollama at {self.url} has no model '{self.model}' ({detail}). Pull it with "
+                f"`ollama pull {self.model}`, or pick one from `localcode --list-ollama-models`."
+            )
+        return BackendError(
+            f"Ollama at {self.url} answered HTTP {resp.status_code}: {detail}",
+            retryable=is_retryable(resp.status_code),
+            retry_after=retry_after(resp.headers),
+        )
+
+    def _unreachable(self) -> str:
+        return (
+            f"Couldn't reach Ollama at {self.url} — start it with `ollama serve`, "
+            "or pass --ollama-url (or set OLLAMA_HOST)."
+        )
+
+    def _slow(self) -> str:
+        return (
+            f"Ollama at {self.url} did not answer within {self.request_timeout:g} s "
+            "(--request-timeout). It may still be loading the model or busy with other requests: "
+            "raise --request-timeout or lower --max-parallel."
+        )
 
     def close(self) -> None:
-        pass
+        self._client.close()
+
+
+def list_models(url: str, *, timeout: float = 10.0) -> list[OllamaModel]:
+    """The models Ollama at `url` has pulled, from /api/tags."""
+    base = url.rstrip("/")
+    try:
+        with make_client(timeout) as client:
+            resp = client.get(f"{base}/api/tags")
+    except httpx.TransportError as exc:
+        raise transport_error(
+            exc,
+            f"Couldn't reach Ollama at {base} — start it with `ollama serve`, "
+            "or pass --ollama-url (or set OLLAMA_HOST).",
+            f"Ollama at {base} did not list its models within {timeout:g} s.",
+        ) from None
+    if resp.status_code != 200:
+        raise BackendError(f"Ollama at {base} answered HTTP {resp.status_code}: "
+                           f"{error_text(resp.content)}")
+    models = []
+    for m in resp.json().get("models") or []:
+        details = m.get("details") or {}
+        models.append(OllamaModel(
+            name=m.get("name") or m.get("model", "?"),
+            size=int(m.get("size") or 0),
+            parameter_size=details.get("parameter_size", ""),
+            quantization=details.get("quantization_level", ""),
+        ))
+    return models
+
+
+def format_size(size: int) -> str:
+    """Bytes as Ollama's CLI shows them: '4.7 GB', '397 MB'."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}" if unit == "GB" else f"{size // scale} {unit}"
+    return f"{size} B"
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) else None
