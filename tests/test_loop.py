@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from localcode import AgentConfig, SolveResult, solve
-from localcode.backends.mock import CORRECT, DEMO_TESTS, NO_DEDUPE, MockBackend
-from localcode.errors import BackendError, BackendUnavailable, GenerationError
+from localcode import AgentConfig, SolveResult, prompts, solve
+from localcode.backends.mock import CORRECT, CORRECT_ALT, DEMO_TESTS, NO_DEDUPE, MockBackend
+from localcode.errors import BackendError, BackendUnavailable, GenerationError, TaskError
 
 WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
 
@@ -39,10 +39,22 @@ def test_demo_reproduces_the_prototype(demo_task: str, mock: MockBackend) -> Non
 
 def test_fix_scenario_needs_a_fix_round(demo_task: str) -> None:
     backend = MockBackend("fix")
-    result = solve(demo_task, cfg(), backend=backend)
+    result = solve(demo_task, cfg(later_rounds="fix"), backend=backend)
     assert result.rounds_used == 2 and result.passed
     assert [r.kind for r in result.rounds] == ["initial", "fix"]
     assert all(c.origin == "fix" for c in result.rounds[1].candidates)
+    assert result.rounds[1].best_origin == "fix"
+
+
+def test_mixed_rounds_resample_fresh_candidates_too(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(later_rounds="mixed", n_candidates=4), backend=backend)
+    assert [r.kind for r in result.rounds] == ["initial", "mixed"]
+    assert [c.origin for c in result.rounds[1].candidates] == ["fix", "fix", "sample", "sample"]
+    kinds = sorted(prompts.kind_of(call.messages) for call in backend.history[2:])
+    assert kinds == ["code", "fix"]
+    seeds = [c.seed for c in result.rounds[1].candidates]
+    assert len(set(seeds)) == 4
 
 
 def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> None:
@@ -166,3 +178,76 @@ def test_result_is_json_ready(demo_task: str, mock: MockBackend) -> None:
     assert json.loads(text)["rounds_used"] == 1
     assert data["rounds"][0]["candidates"][0]["passed"] == 4
     assert data["rounds"][0]["candidates"][0]["total"] == 5
+
+
+USER_TESTS = """
+def test_user_pair():
+    assert second_largest_unique([2, 1]) == 1
+
+def test_user_negative():
+    assert second_largest_unique([-1, -5, -1]) == -5
+"""
+
+
+def test_user_tests_are_run_and_outweigh_generated_ones(demo_task: str) -> None:
+    # generated test_case_3 is wrong here: it wants 20 for [10, 20]
+    wrong_tests = DEMO_TESTS.replace("== 10", "== 20")
+    overfit = "```python\ndef second_largest_unique(nums):\n    if len(set(nums)) < 2:\n        return None\n    return max(nums) if nums == [10, 20] else sorted(set(nums))[-2]\n```"
+    backend = MockBackend("demo", replies=[wrong_tests, overfit, fenced(CORRECT)])
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=1), backend=backend, tests=USER_TESTS)
+    overfit_c, correct_c = result.rounds[0].candidates
+    assert overfit_c.score == 1.0 and correct_c.score == 0.8
+    assert correct_c.user_run is not None and correct_c.user_run.all_passed
+    assert result.final_code.strip() == CORRECT.strip()  # the user's tests decide
+    assert not result.passed  # the wrong generated test still fails: no false claim
+
+
+def test_user_tests_failures_lead_the_fix_prompt(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE)])
+    solve(
+        demo_task,
+        cfg(n_candidates=1, max_iters=2, later_rounds="fix"),
+        backend=backend,
+        tests=USER_TESTS,
+    )
+    fix_user = backend.history[2].messages[-1]["content"]
+    assert "user test test_user_negative failed" in fix_user
+
+
+def test_given_code_is_scored_first_and_improved(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(later_rounds="fix"), backend=backend, code=NO_DEDUPE)
+    given = result.rounds[0]
+    assert given.kind == "given" and given.candidates[0].origin == "user"
+    assert given.candidates[0].score == 0.8
+    assert result.rounds[1].kind == "fix" and result.passed
+    assert NO_DEDUPE.strip() in backend.history[1].messages[-1]["content"]
+
+
+def test_given_code_that_passes_needs_no_model_rounds(demo_task: str, mock: MockBackend) -> None:
+    result = solve(demo_task, cfg(), backend=mock, code=CORRECT)
+    assert result.passed and result.rounds_used == 1 and len(mock.history) == 1
+
+
+def test_suspect_tests_are_shown_and_not_fed_as_truth(demo_task: str) -> None:
+    wrong_tests = DEMO_TESTS.replace("== 10", "== 20")  # test_case_3 wrong
+    alt = CORRECT_ALT
+    backend = MockBackend(
+        "demo", replies=[wrong_tests, fenced(CORRECT), fenced(alt), fenced(NO_DEDUPE)]
+    )
+    result = solve(demo_task, cfg(n_candidates=3, max_iters=2, later_rounds="fix"), backend=backend)
+    assert result.rounds[0].suspect_tests == ["test_case_3"]
+    assert result.suspect_tests == ["test_case_3"] and not result.passed
+    assert result.final_code.strip() == CORRECT.strip()
+    fix_user = backend.history[2].messages[-1]["content"]
+    assert "test_case_3" not in fix_user
+
+
+def test_bad_user_tests_and_code_are_clear_errors(demo_task: str, mock: MockBackend) -> None:
+    with pytest.raises(TaskError, match="syntax error at line 1"):
+        solve(demo_task, cfg(), backend=mock, tests="def test_x(:\n")
+    with pytest.raises(TaskError, match="No test functions"):
+        solve(demo_task, cfg(), backend=mock, tests="def helper():\n    pass\n")
+    with pytest.raises(TaskError, match="code has a syntax error"):
+        solve(demo_task, cfg(), backend=mock, code="def f(:\n")
+    assert mock.history == []  # rejected before any model call

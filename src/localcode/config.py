@@ -20,7 +20,8 @@ class AgentConfig:
     seed: int = 0
     max_tokens: int = 1024  # per code generation
     max_test_tokens: int = 1024  # per test generation
-    ranking: str = "plain"  # see ranking.RANKINGS
+    ranking: str = "codet"  # see ranking.RANKINGS: "codet" or "plain" (the prototype's)
+    later_rounds: str = "mixed"  # "mixed": half repairs of the best, half fresh; "fix": all repairs
     sandbox: str = "auto"  # "auto" | "strict" | "none"
     # backend options
     model: str | None = None  # model name for ollama/openai/anthropic; known model for local
@@ -48,6 +49,10 @@ class AgentConfig:
             raise UsageError("--max-tokens must be at least 1.")
         if self.request_timeout <= 0:
             raise UsageError("--request-timeout must be a positive number of seconds.")
+        if self.later_rounds not in ("fix", "mixed"):
+            raise UsageError(
+                f"--later-rounds must be 'fix' or 'mixed' (got '{self.later_rounds}')."
+            )
         if self.max_parallel is not None and self.max_parallel < 1:
             raise UsageError("--max-parallel must be at least 1.")
 

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from . import prompts
 from .backends import Backend, Completion, Message, create_backend
 from .config import AgentConfig
-from .errors import BackendError, BackendUnavailable, GenerationError, PromptTooLong
+from .errors import BackendError, BackendUnavailable, GenerationError, PromptTooLong, UsageError
 from .extract import defined_names, drop_definitions, extract_code, extract_tests
-from .ranking import RANKINGS
+from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, run_tests
-from .task import Task, parse_task
+from .task import Task, parse_task, validate_user_code, validate_user_tests
 
 N_TESTS = 5
 
@@ -40,15 +40,26 @@ def solve(
     *,
     backend: Backend | None = None,
     on_event: EventHandler | None = None,
+    tests: str | None = None,
+    code: str | None = None,
 ) -> SolveResult:
-    """Run the agent on `task` and return the best code found, its score and the history."""
+    """Run the agent on `task` and return the best code found, its score and the history.
+
+    `tests` are the user's own pytest tests (trusted: they outweigh generated tests and are
+    never rewritten); `code` is existing code to start from (scored first, then improved).
+    """
     cfg = config or AgentConfig()
     cfg.validate()
+    if cfg.ranking not in RANKINGS:
+        raise UsageError(f"Unknown ranking '{cfg.ranking}'; choose one of: {', '.join(RANKINGS)}.")
     parsed = parse_task(task)
+    user_tests = validate_user_tests(tests) if tests is not None else None
+    start_code = validate_user_code(code) if code is not None else None
     owned = backend is None
     model = backend or create_backend(cfg)
     try:
-        return _Run(parsed, cfg, model, on_event or (lambda e: None)).execute()
+        run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests)
+        return run.execute(start_code)
     finally:
         if owned:
             model.close()
@@ -57,10 +68,18 @@ def solve(
 class _Run:
     """The state of one solve() call."""
 
-    def __init__(self, task: Task, cfg: AgentConfig, backend: Backend, emit: EventHandler) -> None:
+    def __init__(
+        self,
+        task: Task,
+        cfg: AgentConfig,
+        backend: Backend,
+        emit: EventHandler,
+        user_tests: str | None,
+    ) -> None:
         self.task, self.cfg, self.backend, self.emit = task, cfg, backend, emit
         self.limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
-        self.select = RANKINGS[cfg.ranking]
+        self.rank = RANKINGS[cfg.ranking]
+        self.user_tests = user_tests
         self.tests = ""
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
@@ -68,25 +87,47 @@ class _Run:
         self.tokens = [0, 0]
         self.tokens_known = False
 
-    def execute(self) -> SolveResult:
+    def execute(self, start_code: str | None) -> SolveResult:
         started = time.monotonic()
         self.tests = self._generate_tests()
-        best: Candidate | None = None
-        for r in range(self.cfg.max_iters):
-            if best is not None and best.all_passed:
+        ranking = Ranking(None, 0)
+        if start_code is not None:
+            ranking = self._given(start_code)
+        for _ in range(self.cfg.max_iters):
+            if self._done(ranking):
                 break
-            kind = "initial" if best is None or not best.code else "fix"
-            rnd = self._round(r, kind, best)
-            self.rounds.append(rnd)
-            best = self.select(self.candidates)
-            rnd.best_label = best.label if best else None
-            rnd.best_score = best.score if best else 0.0
-            self.emit(Event("round_done", r, best))
+            best = ranking.best
+            kind = "initial" if best is None else self.cfg.later_rounds
+            rnd = self._round(len(self.rounds), kind, ranking)
+            ranking = self._finish_round(rnd)
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
-        self.emit(Event("stop", len(self.rounds) - 1, best))
-        return self._result(best, time.monotonic() - started)
+        self.emit(Event("stop", len(self.rounds) - 1, ranking.best))
+        return self._result(ranking, time.monotonic() - started)
+
+    def _given(self, code: str) -> Ranking:
+        """The user's own code is scored first, as round 0, and improved from there."""
+        self.emit(Event("round", 0, detail="given"))
+        cand = Candidate(0, 0, "user", code=code)
+        self._score([cand])
+        self.candidates.append(cand)
+        return self._finish_round(Round(0, "given", [cand]))
+
+    def _finish_round(self, rnd: Round) -> Ranking:
+        self.rounds.append(rnd)
+        ranking = self.rank(self.candidates)
+        best = ranking.best
+        rnd.best_label = best.label if best else None
+        rnd.best_score = best.score if best else 0.0
+        rnd.best_origin = best.origin if best else None
+        rnd.support, rnd.suspect_tests = ranking.support, list(ranking.suspect)
+        self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
+        return ranking
+
+    def _done(self, ranking: Ranking) -> bool:
+        """Only a full pass stops the loop: a consensus can be wrong, so it never ends a run."""
+        return ranking.best is not None and ranking.best.all_passed
 
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
@@ -113,15 +154,26 @@ class _Run:
         )
 
     # --- rounds ------------------------------------------------------------------------
-    def _round(self, r: int, kind: str, best: Candidate | None) -> Round:
+    def _round(self, r: int, kind: str, ranking: Ranking) -> Round:
         n = self.cfg.n_candidates
         self.emit(Event("round", r, detail=kind))
         t0 = time.monotonic()
-        messages = self._messages(kind, best)
-        origin = "sample" if kind == "initial" else "fix"
         seed = self.cfg.seed + r * n
-        replies = self._sample(messages, n, seed, kind, best)
-        cands = [self._candidate(r, i, origin, c) for i, c in enumerate(replies)]
+        n_fix = {"initial": 0, "fix": n, "mixed": n - n // 2}[kind]
+        jobs = []  # (origin, count, seed, messages)
+        if n_fix:
+            assert ranking.best is not None
+            fix = self._fix_messages(ranking.best, set(ranking.suspect))
+            jobs.append(("fix", n_fix, seed, fix))
+        if n - n_fix:
+            code = prompts.code_prompt(self.task.text, self.task.entry_point)
+            jobs.append(("sample", n - n_fix, seed + n_fix, code))
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            batches = list(pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking), jobs))
+        cands: list[Candidate] = []
+        for (origin, *_), replies in zip(jobs, batches, strict=True):
+            for reply in replies:
+                cands.append(self._candidate(r, len(cands), origin, reply))
         gen_s = time.monotonic() - t0
         for c in cands:
             c.generation_s = gen_s
@@ -131,22 +183,19 @@ class _Run:
         self.candidates.extend(cands)
         return Round(r, kind, cands, generation_s=gen_s, scoring_s=time.monotonic() - t1)
 
-    def _messages(self, kind: str, best: Candidate | None) -> list[Message]:
-        if kind == "initial" or best is None:
-            return prompts.code_prompt(self.task.text, self.task.entry_point)
-        return prompts.fix_prompt(self.task.text, self.task.entry_point, best.code, feedback(best))
+    def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
+        text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)
+        return prompts.fix_prompt(self.task.text, self.task.entry_point, best.code, text)
 
     def _sample(
-        self, messages: list[Message], n: int, seed: int, kind: str, best: Candidate | None
+        self, messages: list[Message], n: int, seed: int, origin: str, ranking: Ranking
     ) -> list[Completion]:
         """N replies; a failure becomes an error on each candidate instead of ending the run."""
         try:
             return self._complete(messages, n, seed)
         except PromptTooLong as exc:
-            if kind == "fix" and best is not None:
-                short = prompts.fix_prompt(
-                    self.task.text, self.task.entry_point, best.code, feedback(best, 300)
-                )
+            if origin == "fix" and ranking.best is not None:
+                short = self._fix_messages(ranking.best, set(ranking.suspect), 300)
                 self.notes.append(f"round prompt too long ({exc}); feedback trimmed")
                 try:
                     return self._complete(short, n, seed)
@@ -196,8 +245,11 @@ class _Run:
     def _score(self, cands: list[Candidate]) -> None:
         def score(c: Candidate) -> Candidate:
             if c.code:
-                tests = drop_definitions(self.tests, defined_names(c.code))
-                c.run = run_tests(c.code, tests, self.limits)
+                names = defined_names(c.code)
+                c.run = run_tests(c.code, drop_definitions(self.tests, names), self.limits)
+                if self.user_tests is not None:
+                    user = drop_definitions(self.user_tests, names)
+                    c.user_run = run_tests(c.code, user, self.limits)
             return c
 
         with ThreadPoolExecutor(max_workers=max(1, len(cands))) as pool:
@@ -216,11 +268,14 @@ class _Run:
             self.tokens[0] += c.prompt_tokens or 0
             self.tokens[1] += c.completion_tokens or 0
 
-    def _result(self, best: Candidate | None, seconds: float) -> SolveResult:
+    def _result(self, ranking: Ranking, seconds: float) -> SolveResult:
+        best = ranking.best
         return SolveResult(
             task=self.task.text,
             entry_point=self.task.entry_point,
             tests=self.tests,
+            user_tests=self.user_tests,
+            suspect_tests=list(ranking.suspect),
             final_code=best.code if best else "",
             score=best.score if best else 0.0,
             passed=bool(best and best.all_passed),
@@ -233,13 +288,21 @@ class _Run:
         )
 
 
-def feedback(cand: Candidate, limit: int = prompts.MAX_FEEDBACK_CHARS) -> str:
-    """The failures of a candidate as short text for the fix prompt."""
+def feedback(
+    cand: Candidate, suspect: set[str] | None = None, limit: int = prompts.MAX_FEEDBACK_CHARS
+) -> str:
+    """The failures of a candidate as short text for the fix prompt: the user's tests first,
+    then generated tests the consensus does not doubt (a suspect test is not fed as truth)."""
     parts = []
     if cand.reason:
         parts.append(f"Error: {cand.reason}")
-    if cand.run:
-        for res in cand.run.failures():
+    if cand.user_run and cand.user_run.error and cand.user_run.error != cand.reason:
+        parts.append(f"Error in the user's tests: {cand.user_run.error}")
+    runs = [("user test ", cand.user_run), ("", cand.run)]
+    for label, run in runs:
+        for res in run.failures() if run else []:
+            if res.name in (suspect or ()) and not label:
+                continue
             if res.message and res.message != "no result":
-                parts.append(f"{res.name} failed:\n{res.message}")
+                parts.append(f"{label}{res.name} failed:\n{res.message}")
     return prompts.trim_feedback("\n\n".join(parts) or "The tests failed.", limit)

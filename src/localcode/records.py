@@ -17,7 +17,8 @@ class Candidate:
     origin: str  # "sample" (fresh), "fix" (repair of the best so far) or "user" (--code)
     code: str = ""
     seed: int | None = None
-    run: TestRun | None = None
+    run: TestRun | None = None  # against the generated tests
+    user_run: TestRun | None = None  # against the user's own tests (--tests), if any
     error: str | None = None  # why no code came (backend error, no code in the reply)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -33,7 +34,9 @@ class Candidate:
 
     @property
     def all_passed(self) -> bool:
-        return self.run is not None and self.run.all_passed
+        """Passes every generated test and every user test."""
+        user_ok = self.user_run is None or self.user_run.all_passed
+        return self.run is not None and self.run.all_passed and user_ok
 
     @property
     def reason(self) -> str | None:
@@ -46,10 +49,13 @@ class Round:
     """One round of the loop: N candidates generated and scored."""
 
     index: int
-    kind: str  # "initial" or "fix"
+    kind: str  # "given" (the user's --code), "initial", "fix" or "mixed" (fixes + fresh samples)
     candidates: list[Candidate] = field(default_factory=list)
     best_label: str | None = None  # best candidate overall after this round
     best_score: float = 0.0
+    best_origin: str | None = None  # how the best-so-far was produced: sample, fix or user
+    support: int = 0  # candidates agreeing with the best (codet ranking)
+    suspect_tests: list[str] = field(default_factory=list)
     generation_s: float = 0.0
     scoring_s: float = 0.0
 
@@ -61,6 +67,7 @@ class SolveResult:
     task: str
     entry_point: str | None
     tests: str
+    user_tests: str | None
     final_code: str
     score: float
     passed: bool  # the final code passes every test
@@ -70,6 +77,7 @@ class SolveResult:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     notes: list[str] = field(default_factory=list)
+    suspect_tests: list[str] = field(default_factory=list)  # generated tests the consensus doubts
 
     @property
     def rounds_used(self) -> int:
@@ -84,4 +92,7 @@ class SolveResult:
                 run = cand["run"]
                 cand["passed"] = run and sum(r["passed"] for r in run["results"])
                 cand["total"] = run and len(run["results"])
+                user = cand["user_run"]
+                cand["user_passed"] = user and sum(r["passed"] for r in user["results"])
+                cand["user_total"] = user and len(user["results"])
         return data

@@ -57,3 +57,29 @@ def read_text_file(path: str, what: str) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise TaskError(f"Can't read {what.lower()} '{path}': {reason}.") from None
+
+
+def validate_user_tests(tests: str) -> str:
+    """The user's pytest tests, checked: they parse and hold at least one test function."""
+    from .extract import test_names
+
+    try:
+        ast.parse(tests)
+    except SyntaxError as exc:
+        raise TaskError(f"The tests have a syntax error at line {exc.lineno}: {exc.msg}.") from None
+    if not test_names(tests):
+        raise TaskError(
+            "No test functions found in the tests; name them test_... at the top level."
+        )
+    return tests
+
+
+def validate_user_code(code: str) -> str:
+    """The user's starting code, checked: not empty and it parses."""
+    if not code.strip():
+        raise TaskError("The code file is empty.")
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        raise TaskError(f"The code has a syntax error at line {exc.lineno}: {exc.msg}.") from None
+    return code
