@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from .records import Limits, TestResult, TestRun
-from .runner import run_tests
+from .pool import WorkerPool, close_default_pool
+from .records import IsolationStatus, Limits, TestResult, TestRun
+from .runner import check_isolation, run_tests, sandbox_status
 
-__all__ = ["Limits", "TestResult", "TestRun", "run_tests"]
+__all__ = [
+    "IsolationStatus",
+    "Limits",
+    "TestResult",
+    "TestRun",
+    "WorkerPool",
+    "check_isolation",
+    "close_default_pool",
+    "run_tests",
+    "sandbox_status",
+]

@@ -1,7 +1,12 @@
-"""First runner: pytest in a fresh subprocess per candidate, with rlimits and a process-group kill."""
+"""The first runner: pytest in a fresh subprocess per candidate, with rlimits and a group kill.
+
+No isolation and forgeable; kept as the fallback where fork() is missing (Windows) and as the
+baseline of bench/sandbox_bench.py.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -18,7 +23,7 @@ PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
 MAX_MESSAGE_LINES = 8
 
 
-def run_tests(code: str, tests: str, limits: Limits | None = None) -> TestRun:
+def run_tests_cold(code: str, tests: str, limits: Limits | None = None) -> TestRun:
     """Score `code` against the pytest functions in `tests`; only tests parsed from `tests` count."""
     limits = limits or Limits()
     started = time.monotonic()
@@ -30,9 +35,10 @@ def run_tests(code: str, tests: str, limits: Limits | None = None) -> TestRun:
         compile(code, "solution.py", "exec")
     except SyntaxError as exc:
         return TestRun(results, f"SyntaxError: {exc.msg} (line {exc.lineno})", _since(started))
-    with tempfile.TemporaryDirectory(prefix="localcode-") as work, tempfile.TemporaryDirectory(
-        prefix="localcode-report-"
-    ) as report_dir:
+    with (
+        tempfile.TemporaryDirectory(prefix="localcode-") as work,
+        tempfile.TemporaryDirectory(prefix="localcode-report-") as report_dir,
+    ):
         run = _run_pytest(Path(work), Path(report_dir), code, tests, limits)
     run.results = _merge(results, run.results)
     if run.error is None and any(r.message == "no result" for r in run.results):
@@ -46,17 +52,36 @@ def _run_pytest(work: Path, report_dir: Path, code: str, tests: str, limits: Lim
     (work / "test_solution.py").write_text(PRELUDE + tests)
     report = report_dir / "report.xml"
     out_path = report_dir / "output.txt"
-    cmd = [sys.executable, "-B", "-m", "pytest", "test_solution.py", "-q", "-p", "no:cacheprovider",
-           "--tb=short", f"--junitxml={report}"]
+    cmd = [
+        sys.executable,
+        "-B",
+        "-m",
+        "pytest",
+        "test_solution.py",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--tb=short",
+        f"--junitxml={report}",
+    ]
     with open(out_path, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                env=_scrubbed_env(work), start_new_session=True,
-                                preexec_fn=_rlimits(limits) if os.name == "posix" else None)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=work,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            env=_scrubbed_env(work),
+            start_new_session=True,
+            preexec_fn=_rlimits(limits) if os.name == "posix" else None,
+        )
         try:
             rc = proc.wait(timeout=limits.timeout)
         except subprocess.TimeoutExpired:
             _kill_group(proc)
-            return TestRun(error=f"timed out after {limits.timeout:g}s (infinite loop or too slow?)")
+            return TestRun(
+                error=f"timed out after {limits.timeout:g}s (infinite loop or too slow?)"
+            )
         _kill_group(proc)  # grandchildren left behind
     output = _read_capped(out_path, limits.max_output_bytes)
     if not report.exists():
@@ -82,7 +107,9 @@ def _parse_junit(report: Path) -> list[TestResult]:
             bad = case.find("error")
         skipped = case.find("skipped")
         if bad is not None:
-            results.append(TestResult(case.get("name", ""), False, _trim(bad.text or bad.get("message", ""))))
+            results.append(
+                TestResult(case.get("name", ""), False, _trim(bad.text or bad.get("message") or ""))
+            )
         elif skipped is not None:
             results.append(TestResult(case.get("name", ""), False, "skipped"))
         else:
@@ -114,7 +141,7 @@ def _crash_reason(rc: int, output: str) -> str:
 def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     if len(lines) > max_lines:
-        lines = lines[: 2] + ["..."] + lines[-(max_lines - 3) :]
+        lines = lines[:2] + ["..."] + lines[-(max_lines - 3) :]
     return "\n".join(ln[:300] for ln in lines)
 
 
@@ -125,12 +152,18 @@ def _read_capped(path: Path, limit: int) -> str:
 
 def _scrubbed_env(work: Path) -> dict[str, str]:
     env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if k in os.environ}
-    env.update(HOME=str(work), TMPDIR=str(work), PYTHONDONTWRITEBYTECODE="1",
-               PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env.update(
+        HOME=str(work),
+        TMPDIR=str(work),
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+        OPENBLAS_NUM_THREADS="1",
+        OMP_NUM_THREADS="1",
+    )
     return env
 
 
-def _rlimits(limits: Limits):  # type: ignore[no-untyped-def]
+def _rlimits(limits: Limits):  # noqa: ANN202
     import resource
 
     def apply() -> None:
@@ -144,10 +177,8 @@ def _rlimits(limits: Limits):  # type: ignore[no-untyped-def]
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     proc.wait()
 
 

@@ -34,6 +34,7 @@ class TestRun:
     results: list[TestResult] = field(default_factory=list)
     error: str | None = None  # syntax error, import error, timeout, crash, collection error
     duration_s: float = 0.0
+    layers: list[str] = field(default_factory=list)  # isolation layers that applied to this run
 
     @property
     def total(self) -> int:
@@ -53,3 +54,25 @@ class TestRun:
 
     def failures(self) -> list[TestResult]:
         return [r for r in self.results if not r.passed]
+
+
+@dataclass
+class IsolationStatus:
+    """Which isolation layers the sandbox applies on this machine, and why the others are missing."""
+
+    active: list[str] = field(default_factory=list)
+    missing: dict[str, str] = field(default_factory=dict)  # layer -> reason and how to fix
+
+    @property
+    def complete(self) -> bool:
+        return not (STRICT_LAYERS & self.missing.keys())
+
+    @property
+    def warning(self) -> str | None:
+        """One line for the user when a layer is missing, else None."""
+        if not self.missing:
+            return None
+        return "sandbox: missing " + "; ".join(f"{k}: {v}" for k, v in self.missing.items())
+
+
+STRICT_LAYERS = frozenset({"namespaces", "landlock", "seccomp"})  # what --sandbox strict demands

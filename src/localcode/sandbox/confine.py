@@ -1,0 +1,294 @@
+"""Kernel lock-down primitives for a forked child: namespaces, uid, rlimits, Landlock, seccomp.
+
+Linux only; every function raises OSError when the kernel refuses, and callers decide whether that
+is fatal. Landlock constants from include/uapi/linux/landlock.h; seccomp via libseccomp (pyseccomp).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import resource
+import signal
+from collections.abc import Iterable
+from typing import Any
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWCGROUP = 0x02000000
+NS_FLAGS = (
+    CLONE_NEWNS,
+    CLONE_NEWUSER,
+    CLONE_NEWPID,
+    CLONE_NEWNET,
+    CLONE_NEWIPC,
+    CLONE_NEWUTS,
+    CLONE_NEWCGROUP,
+)
+
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
+
+_SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+_LL_EXECUTE, _LL_WRITE_FILE, _LL_READ_FILE, _LL_READ_DIR = 1, 2, 4, 8
+_LL_FILE_RIGHTS = {1: 0b111, 2: 0b111, 3: 0b111 | 1 << 14, 4: 0b111 | 1 << 14, 5: 0b111 | 3 << 14}
+_LL_ALL_FS = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 4: (1 << 15) - 1}
+_LL_NET_TCP = 0b11  # bind and connect
+_LL_SCOPE_ALL = 0b11  # abstract unix sockets and signals outside the domain
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(ret: int) -> int:
+    if ret < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return ret
+
+
+def unshare(flags: int) -> None:
+    """Enter new namespaces (`CLONE_NEW*` flags)."""
+    _check(_libc.unshare(ctypes.c_int(flags)))
+
+
+def map_own_ids() -> None:
+    """In a fresh user namespace, map our outer uid/gid to the same ids inside (unprivileged path)."""
+    uid, gid = os.geteuid(), os.getegid()
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def mount_private_proc() -> None:
+    """Stop mount propagation to the host, then show only this PID namespace in /proc."""
+    _check(_libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None))
+    _check(
+        _libc.mount(
+            b"proc", b"/proc", b"proc", ctypes.c_ulong(MS_NOSUID | MS_NODEV | MS_NOEXEC), None
+        )
+    )
+
+
+def hide_dir(path: str) -> None:
+    """Cover `path` with an empty read-only tmpfs in this mount namespace."""
+    _check(
+        _libc.mount(
+            b"tmpfs",
+            os.fsencode(path),
+            b"tmpfs",
+            ctypes.c_ulong(MS_NOSUID | MS_NODEV | MS_NOEXEC | 1),
+            b"size=4k,mode=0555",
+        )
+    )
+
+
+def set_pdeathsig(expected_parent: int) -> None:
+    """Die with SIGKILL when the parent dies; die now if it already has."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0))
+    if os.getppid() != expected_parent:
+        os._exit(137)
+
+
+def set_no_new_privs() -> None:
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+
+
+def set_undumpable() -> None:
+    """Hide /proc/self/{mem,fd,environ} from processes of the same uid."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+
+
+def drop_to_uid(uid: int) -> None:
+    """As root: become `uid` with no groups; capabilities go with it."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def drop_capabilities() -> None:
+    """Clear every capability (the ones a user namespace grants its creator)."""
+    header = _CapHeader(0x20080522, 0)
+    data = (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)))
+
+
+def set_rlimits(
+    *, cpu_s: int, memory_mb: int, file_mb: int, nofile: int, nproc: int | None
+) -> None:
+    """Hard limits the child cannot raise again."""
+    limits = [
+        (resource.RLIMIT_CPU, cpu_s),
+        (resource.RLIMIT_FSIZE, file_mb << 20),
+        (resource.RLIMIT_NOFILE, nofile),
+        (resource.RLIMIT_CORE, 0),
+    ]
+    if memory_mb > 0:
+        limits.append((resource.RLIMIT_AS, memory_mb << 20))
+    if nproc is not None:  # ignored for uid 0, so only meaningful once the uid is dropped
+        limits.append((resource.RLIMIT_NPROC, nproc))
+    for which, value in limits:
+        resource.setrlimit(which, (value, value))
+
+
+def landlock_abi() -> int:
+    """Landlock ABI version of the running kernel; 0 when unsupported."""
+    try:
+        return max(
+            0,
+            _libc.syscall(
+                _SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1)
+            ),
+        )
+    except (AttributeError, OSError):
+        return 0
+
+
+def landlock(read: Iterable[str], write: Iterable[str], abi: int) -> None:
+    """Allow reads under `read`, reads and writes under `write`, no TCP, no signals/abstract
+    sockets outside the domain (as far as `abi` supports); deny everything else on the filesystem."""
+    fs_all = _LL_ALL_FS.get(abi, (1 << 16) - 1)
+    handled = [fs_all, _LL_NET_TCP if abi >= 4 else 0, _LL_SCOPE_ALL if abi >= 6 else 0]
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+    attr = (ctypes.c_uint64 * 3)(*handled)
+    fd = _check(
+        _libc.syscall(
+            _SYS_LANDLOCK_CREATE_RULESET,
+            ctypes.byref(attr),
+            ctypes.c_size_t(size),
+            ctypes.c_uint32(0),
+        )
+    )
+    try:
+        file_rights = _LL_FILE_RIGHTS.get(abi, 0b111 | 3 << 14)
+        for path in read:
+            _landlock_path(fd, path, _LL_EXECUTE | _LL_READ_FILE | _LL_READ_DIR, file_rights)
+        for path in write:
+            _landlock_path(fd, path, fs_all, file_rights)
+        set_no_new_privs()
+        _check(_libc.syscall(_SYS_LANDLOCK_RESTRICT_SELF, ctypes.c_int(fd), ctypes.c_uint32(0)))
+    finally:
+        os.close(fd)
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _landlock_path(ruleset: int, path: str, rights: int, file_rights: int) -> None:
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return  # a path that does not exist needs no rule
+    try:
+        if not os.path.isdir(path):
+            rights &= file_rights
+        rule = _PathBeneath(rights, fd)
+        _check(
+            _libc.syscall(
+                _SYS_LANDLOCK_ADD_RULE,
+                ctypes.c_int(ruleset),
+                ctypes.c_int(1),
+                ctypes.byref(rule),
+                ctypes.c_uint32(0),
+            )
+        )
+    finally:
+        os.close(fd)
+
+
+_DENIED_SYSCALLS = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "unshare",
+    "setns",
+    "pivot_root",
+    "chroot",
+    "bpf",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "swapon",
+    "swapoff",
+    "reboot",
+    "userfaultfd",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "fsopen",
+    "fsmount",
+    "move_mount",
+    "open_tree",
+    "fspick",
+    "pidfd_getfd",
+    "kcmp",
+    "acct",
+    "settimeofday",
+    "clock_settime",
+    "adjtimex",
+    "quotactl",
+)
+
+
+def seccomp_filter() -> Any:
+    """A libseccomp filter (not yet loaded): no debugging other processes, no new namespaces or
+    mounts, no kernel-object tricks, sockets only of family AF_UNIX. None if pyseccomp is missing."""
+    try:
+        import pyseccomp as sc
+    except ImportError:
+        return None
+    f = sc.SyscallFilter(defaction=sc.ALLOW)
+    deny = sc.ERRNO(errno.EPERM)
+    for name in _DENIED_SYSCALLS:
+        with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this arch
+            f.add_rule(deny, name)
+    f.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, 1))  # 1 = AF_UNIX
+    for flag in NS_FLAGS:
+        f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
+    with contextlib.suppress(RuntimeError, ValueError, OSError):
+        f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory; libc falls back
+    return f
+
+
+def close_fds_except(keep: Iterable[int]) -> None:
+    """Close every inherited descriptor above stderr that is not in `keep`."""
+    wanted = sorted(set(keep))
+    low = 3
+    for fd in wanted + [resource.getrlimit(resource.RLIMIT_NOFILE)[0]]:
+        if fd >= low:
+            os.closerange(low, fd)
+        low = max(low, fd + 1)

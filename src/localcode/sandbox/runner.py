@@ -1,0 +1,208 @@
+"""`run_tests`: score a candidate in a warm, locked-down worker; the trusted side does the counting."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import os
+import signal
+import time
+from typing import Any
+
+from ..errors import SandboxError
+from ..extract import test_names
+from .cold import run_tests_cold
+from .pool import WorkerPool, default_pool
+from .records import IsolationStatus, Limits, TestResult, TestRun
+
+MAX_MESSAGE_LINES = 8
+MAX_LINE_CHARS = 300
+
+
+def run_tests(
+    code: str, tests: str, limits: Limits | None = None, pool: WorkerPool | None = None
+) -> TestRun:
+    """Score `code` against the pytest functions in `tests`; only tests parsed from `tests` count."""
+    limits = limits or Limits()
+    started = time.monotonic()
+    expected = test_names(tests)
+    if not expected:
+        return TestRun(error="the tests contain no test functions")
+    results = [TestResult(name, False, "no result") for name in expected]
+    try:
+        compile(code, "solution.py", "exec")
+    except SyntaxError as exc:
+        return TestRun(results, f"SyntaxError: {exc.msg} (line {exc.lineno})", _since(started))
+    if not hasattr(os, "fork"):
+        return run_tests_cold(code, tests, limits)
+    pool = pool or default_pool()
+    status = check_isolation(limits.isolation, pool)
+    needed = needed_names(tests)
+    split = not any(_looks_like_class(n) for n in needed)
+    reply = pool.run(_job(code, tests, needed, split, limits))
+    if split and _report(reply).get("unsupported"):
+        reply = pool.run(_job(code, tests, needed, False, limits))  # the tests pass functions
+    run = _to_run(results, reply, limits)
+    run.layers = list(reply.get("layers", [])) if limits.isolation != "none" else ["none"]
+    if status.missing and limits.isolation == "auto":
+        run.layers.append("missing: " + ", ".join(status.missing))
+    run.duration_s = _since(started)
+    return run
+
+
+def sandbox_status(pool: WorkerPool | None = None) -> IsolationStatus:
+    """The isolation layers this machine allows (starts a worker if none is running)."""
+    if not hasattr(os, "fork"):
+        return IsolationStatus(
+            missing={
+                "sandbox": "no fork() on this platform: tests run in a "
+                "plain subprocess without isolation"
+            }
+        )
+    return (pool or default_pool()).status()
+
+
+def check_isolation(isolation: str, pool: WorkerPool | None = None) -> IsolationStatus:
+    """The status; raise SandboxError when `strict` is asked for and a layer is missing."""
+    if isolation not in ("auto", "strict", "none"):
+        raise SandboxError(f"unknown sandbox mode {isolation!r}: use auto, strict or none")
+    status = sandbox_status(pool)
+    if isolation == "strict" and not status.complete:
+        missing = "; ".join(f"{k}: {v}" for k, v in status.missing.items())
+        raise SandboxError(
+            f"--sandbox strict refused to run: {missing}. Fix the above, or use "
+            "--sandbox auto to run with the layers available."
+        )
+    return status
+
+
+def needed_names(tests: str) -> list[str]:
+    """Names the tests use but do not define or import, minus builtins: what the solution supplies.
+
+    Binding only these (never a builtin like `len`) keeps a candidate from redefining what the
+    tests use to check it.
+    """
+    try:
+        tree = ast.parse(tests)
+    except SyntaxError:
+        return []
+    bound: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, ast.ImportFrom) and node.module == "solution":
+                continue
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    bound.add(sub.id)
+    used = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    used += [
+        a.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.module == "solution"
+        for a in n.names
+    ]
+    skip = bound | set(dir(builtins)) | {"pytest"}
+    return list(dict.fromkeys(n for n in used if n not in skip and n != "*"))
+
+
+def _looks_like_class(name: str) -> bool:
+    return name[:1].isupper() and not name.isupper()
+
+
+def _job(code: str, tests: str, needed: list[str], split: bool, limits: Limits) -> dict[str, Any]:
+    return {
+        "code": code,
+        "tests": tests,
+        "needed": needed,
+        "split": split,
+        "timeout": limits.timeout,
+        "cpu_seconds": limits.cpu_seconds,
+        "memory_mb": limits.memory_mb,
+        "max_output_bytes": limits.max_output_bytes,
+        "max_processes": limits.max_processes,
+        "max_file_mb": limits.max_file_mb,
+        "isolation": limits.isolation,
+        "slot": 0,
+    }
+
+
+def _report(reply: dict[str, Any]) -> dict[str, Any]:
+    """The test process's report: only its last line, and only when it says it finished."""
+    lines = [ln for ln in str(reply.get("report", "")).splitlines() if ln.strip()]
+    try:
+        report = json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        return {}
+    return report if isinstance(report, dict) and report.get("done") is True else {}
+
+
+def _to_run(expected: list[TestResult], reply: dict[str, Any], limits: Limits) -> TestRun:
+    report = _report(reply)
+    if reply.get("timed_out"):
+        return _no_credit(
+            expected, f"timed out after {limits.timeout:g}s (infinite loop or too slow?)"
+        )
+    if not report or reply.get("status") != 0:
+        return _no_credit(expected, _crash_reason(int(reply.get("status", -1)), reply))
+    if report.get("import_error"):
+        return _no_credit(expected, f"importing the solution failed: {report['import_error']}")
+    if report.get("collect_errors"):
+        return _no_credit(
+            expected, "tests could not be collected: " + _trim(report["collect_errors"][0], 4)
+        )
+    got: dict[str, Any] = report.get("results") or {}
+    results = []
+    for r in expected:
+        passed, message = (got.get(r.name) or [False, "no result"])[:2]
+        results.append(TestResult(r.name, passed is True, "" if passed is True else _trim(message)))
+    error = None
+    if report.get("exit") not in (0, 1):
+        error = f"pytest stopped early (exit code {report.get('exit')})"
+    return TestRun(results, error)
+
+
+def _no_credit(expected: list[TestResult], reason: str) -> TestRun:
+    return TestRun([TestResult(r.name, False, reason) for r in expected], reason)
+
+
+def _crash_reason(status: int, reply: dict[str, Any]) -> str:
+    output = str(reply.get("output", ""))
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "Error" in ln]
+    detail = (errors[-1] if errors else lines[-1] if lines else "")[:MAX_LINE_CHARS]
+    if status > 128 or status < 0:
+        sig = status - 128 if status > 128 else -status
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        hint = {
+            "SIGXCPU": " (CPU time limit)",
+            "SIGXFSZ": " (file size limit)",
+            "SIGKILL": " (memory or process limit?)",
+        }.get(name, "")
+        reason = f"the test run was killed by {name}{hint}"
+    elif status == 0:
+        reason = "the test run ended without a complete report (os._exit or a crash)"
+    else:
+        reason = f"the test run exited with code {status} before reporting"
+    return f"{reason}: {detail}" if detail else reason
+
+
+def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
+    """pytest's short traceback cut to the assertion and its values, the location and last lines."""
+    lines = [ln.rstrip() for ln in str(text).strip().splitlines() if ln.strip()]
+    if len(lines) > max_lines:
+        keep = [ln for ln in lines if ln.startswith("E ")][: max_lines - 2]
+        head = [ln for ln in lines if not ln.startswith("E ")][-2:]
+        lines = head + keep if keep else lines[:2] + ["..."] + lines[-(max_lines - 3) :]
+    return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
+
+
+def _since(t0: float) -> float:
+    return time.monotonic() - t0

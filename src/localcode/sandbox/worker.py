@@ -1,0 +1,545 @@
+"""A warm sandbox worker: imports pytest once, then forks a locked-down child per candidate.
+
+Runs as its own process (`python -I -B -c ...`, started by pool.py) with a scrubbed environment.
+Protocol: one JSON line per job on stdin, one JSON line per result on the original stdout.
+
+Per candidate:  worker -> A (new namespaces) -> B (PID 1 there: pytest, the report pipe)
+                                                  -> S (split runs: new PID/mount ns, the candidate)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import confine, harness, wire
+
+UID_BASE = 0x6C630000  # unused uids for candidates when running as root: BASE + 2*slot (+1)
+MAX_REPORT = 16 << 20
+PR_SET_CHILD_SUBREAPER = 36
+_NS_FLAGS = (
+    confine.CLONE_NEWNS
+    | confine.CLONE_NEWPID
+    | confine.CLONE_NEWNET
+    | confine.CLONE_NEWIPC
+    | confine.CLONE_NEWUTS
+)
+
+
+@dataclass
+class Plan:
+    """Which layers this worker can apply, as found by `probe()`."""
+
+    root: bool = False
+    namespaces: bool = False
+    userns: bool = False
+    landlock: int = 0
+    seccomp: bool = False
+    missing: dict[str, str] = field(default_factory=dict)
+
+    def active(self) -> list[str]:
+        layers = ["rlimits", "process-group kill"]
+        if self.namespaces:
+            layers.append(
+                "namespaces (mount, PID, network, IPC" + (", user)" if self.userns else ")")
+            )
+        if self.root:
+            layers.append("unused uid")
+        if self.landlock:
+            layers.append(f"landlock (ABI {self.landlock})")
+        if self.seccomp:
+            layers.append("seccomp")
+        return layers
+
+
+def probe(seccomp_filter: Any) -> Plan:
+    """Try each layer in a throwaway child; what fails goes into `missing` with the reason."""
+    plan = Plan(root=os.geteuid() == 0)
+    if not sys.platform.startswith("linux"):
+        plan.missing["namespaces"] = f"not available on {sys.platform}"
+        plan.missing["landlock"] = plan.missing["seccomp"] = plan.missing["namespaces"]
+        return plan
+    plan.userns = not plan.root
+    ok, reason = _try_in_child(lambda: _ns_enter(plan.userns, lambda: None))
+    plan.namespaces = ok
+    if not ok:
+        plan.missing["namespaces"] = (
+            f"unshare/mount /proc refused ({reason}); enable unprivileged "
+            "user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ "
+            "kernel.apparmor_restrict_unprivileged_userns=0) or run inside a VM/container that allows them"
+        )
+    if not plan.root:
+        plan.missing["unused uid"] = (
+            "not root: candidates run as your uid (inside a user namespace when available)"
+        )
+    abi = confine.landlock_abi()
+    if abi:
+        ok, reason = _try_in_child(lambda: confine.landlock(["/usr"], [], abi))
+        plan.landlock = abi if ok else 0
+        if not ok:
+            plan.missing["landlock"] = f"landlock refused: {reason}"
+    else:
+        plan.missing["landlock"] = "kernel without Landlock (needs Linux 5.13+ with lsm=landlock)"
+    if plan.landlock and plan.landlock < 4:
+        plan.missing["landlock TCP"] = f"Landlock ABI {plan.landlock} cannot block TCP (needs 6.7+)"
+    if seccomp_filter is None:
+        plan.missing["seccomp"] = (
+            "pyseccomp is not installed: pip install 'localcode[seccomp]' (needs libseccomp2)"
+        )
+    else:
+
+        def load() -> None:
+            confine.set_no_new_privs()
+            seccomp_filter.load()
+
+        ok, reason = _try_in_child(load)
+        plan.seccomp = ok
+        if not ok:
+            plan.missing["seccomp"] = f"seccomp filter refused: {reason}"
+    return plan
+
+
+def _try_in_child(action: Any) -> tuple[bool, str]:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            action()
+            os.write(w, b"ok")
+        except BaseException as exc:  # noqa: BLE001
+            os.write(w, str(exc).encode()[:500])
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        answer = f.read().decode()
+    os.waitpid(pid, 0)
+    return answer == "ok", answer or "the probe crashed"
+
+
+def _ns_enter(userns: bool, then: Any) -> int:
+    """Enter new namespaces; fork the PID 1 of the new PID namespace, which mounts its /proc and
+    runs `then`. Returns in the child only; the intermediate process relays its exit status."""
+    confine.unshare(_NS_FLAGS | (confine.CLONE_NEWUSER if userns else 0))
+    if userns:
+        confine.map_own_ids()
+    pid = os.fork()
+    if pid:
+        _relay_exit(pid)
+    confine.set_pdeathsig(0)
+    confine.mount_private_proc()
+    then()
+    return 0
+
+
+def _relay_exit(pid: int) -> None:
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+# ---------------------------------------------------------------- one job
+
+
+@dataclass
+class Job:
+    code: str
+    tests: str
+    needed: list[str]
+    split: bool
+    timeout: float
+    cpu_seconds: int
+    memory_mb: int
+    max_output_bytes: int
+    max_processes: int
+    max_file_mb: int
+    isolation: str
+    slot: int
+
+
+class Worker:
+    def __init__(self, slot: int) -> None:
+        self.slot = slot
+        self.filter = confine.seccomp_filter() if sys.platform.startswith("linux") else None
+        self.plan = probe(self.filter)
+        self.readable = _readable_paths(self.plan.namespaces)
+
+    def run(self, job: Job) -> dict[str, Any]:
+        base = tempfile.mkdtemp(prefix="localcode-run-")
+        try:
+            return self._run_in(base, job)
+        finally:
+            _rmtree(base)
+
+    def _run_in(self, base: str, job: Job) -> dict[str, Any]:
+        tests_dir, sol_dir = os.path.join(base, "tests"), os.path.join(base, "solution")
+        for d in (tests_dir, sol_dir):
+            os.mkdir(d, 0o700)
+        _write(os.path.join(sol_dir, "solution.py"), job.code)
+        _write(
+            os.path.join(tests_dir, "test_solution.py"),
+            "from solution import *  # noqa\n\n" + job.tests,
+        )
+        _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
+        confined = job.isolation != "none"
+        if confined and self.plan.root:
+            os.chmod(base, 0o711)
+            _chown_tree(tests_dir, UID_BASE + 2 * self.slot)
+            _chown_tree(sol_dir, UID_BASE + 2 * self.slot + (1 if job.split else 0))
+        out_r, out_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(out_r)
+                os.close(rep_r)
+                self._child(job, tests_dir, sol_dir, out_w, rep_w, confined)
+            except BaseException:  # noqa: BLE001 - shown in the run's output, then exit 70
+                import traceback
+
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(70)
+        os.close(out_w)
+        os.close(rep_w)
+        result = _collect(pid, out_r, rep_r, job, started)
+        if not (confined and self.plan.namespaces):
+            _kill_descendants()
+        result["layers"] = self.plan.active() if confined else ["rlimits", "process-group kill"]
+        return result
+
+    def _child(
+        self, job: Job, tests_dir: str, sol_dir: str, out_w: int, rep_w: int, confined: bool
+    ) -> None:
+        """Process A: its own session, then (confined) new namespaces and B as their PID 1."""
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_w, 1)
+        os.dup2(out_w, 2)
+        os.dup2(rep_w, 3)
+        confine.close_fds_except([0, 1, 2, 3])
+        parent = os.getppid()
+        sys.stdout = os.fdopen(1, "w", buffering=1)
+        sys.stderr = os.fdopen(2, "w", buffering=1)
+        if confined and self.plan.namespaces:
+            _ns_enter(self.plan.userns, lambda: None)
+        else:
+            confine.set_pdeathsig(parent)
+        self._tests_process(job, tests_dir, sol_dir, confined)
+
+    def _tests_process(self, job: Job, tests_dir: str, sol_dir: str, confined: bool) -> None:
+        """Process B: start the solution process (split runs), lock itself down, run pytest."""
+        report = os.fdopen(3, "wb")
+        module: Any = None
+        import_error = None
+        if job.split:
+            mine, theirs = socket.socketpair()
+            pid = os.fork()
+            if pid == 0:
+                report.close()
+                mine.close()
+                self._solution_process(job, theirs, tests_dir, sol_dir, confined)
+            theirs.close()
+        self._confine(job, tests_dir, [sol_dir] if not job.split else [], 0, confined)
+        if job.split:
+            client = harness.SolutionClient(mine.makefile("rb"), mine.makefile("wb"))
+            module, import_error = _connect(client, job.needed)
+        else:
+            sys.path.insert(0, sol_dir)
+            try:
+                import solution
+
+                module = solution
+            except BaseException as exc:  # noqa: BLE001
+                import_error = _import_error_text(exc)
+        harness.run_pytest(tests_dir, report, module, import_error, job.needed)
+        report.close()
+        sys.stdout.flush()
+        os._exit(0)
+
+    def _solution_process(
+        self, job: Job, sock: socket.socket, tests_dir: str, sol_dir: str, confined: bool
+    ) -> None:
+        """Process S: its own PID and mount namespace (the tests' files and processes out of
+        sight), locked down, then the candidate is imported and serves calls."""
+        try:
+            if confined and self.plan.namespaces:
+                confine.unshare(confine.CLONE_NEWPID | confine.CLONE_NEWNS)
+                pid = os.fork()
+                if pid:
+                    _relay_exit(pid)
+                confine.set_pdeathsig(0)
+                confine.mount_private_proc()
+                confine.hide_dir(tests_dir)
+            self._confine(job, sol_dir, [], 1, confined)
+            harness.serve(sock.makefile("rb"), sock.makefile("wb"), sol_dir)
+        finally:
+            os._exit(0)
+
+    def _confine(
+        self, job: Job, home: str, also_read: list[str], which: int, confined: bool
+    ) -> None:
+        """Limits, then identity, then Landlock and seccomp, in the order the kernel needs."""
+        ppid = os.getppid()
+        uid = UID_BASE + 2 * self.slot + which if confined and self.plan.root else None
+        confine.set_rlimits(
+            cpu_s=job.cpu_seconds,
+            memory_mb=job.memory_mb,
+            file_mb=job.max_file_mb,
+            nofile=256,
+            nproc=job.max_processes if (uid is not None or not self.plan.root) else None,
+        )
+        os.chdir(home)
+        os.environ.clear()
+        os.environ.update(_child_env(home))
+        tempfile.tempdir = home
+        if not confined:
+            return
+        if uid is not None:
+            confine.drop_to_uid(uid)
+        elif self.plan.userns and self.plan.namespaces:
+            confine.drop_capabilities()
+        confine.set_pdeathsig(ppid)
+        confine.set_undumpable()
+        confine.set_no_new_privs()
+        if self.plan.landlock:
+            confine.landlock(self.readable + also_read, [home, os.devnull], self.plan.landlock)
+        if self.plan.seccomp and self.filter is not None:
+            self.filter.load()
+
+
+def _connect(client: harness.SolutionClient, needed: list[str]) -> tuple[Any, str | None]:
+    line = client.rfile.readline(harness.MAX_LINE)
+    if not line.endswith(b"\n"):
+        return None, "the solution process died while importing the solution (os._exit? crash?)"
+    hello = wire.loads(line)
+    if "import_error" in hello:
+        where = f" ({hello.get('where')})" if hello.get("where") else ""
+        return None, f"{hello.get('type')}: {hello['import_error']}{where}"
+    try:
+        found = client.lookup(needed)
+    except Exception as exc:
+        return None, f"the solution process failed: {exc}"
+    return harness.ProxyModule(client, found), None
+
+
+def _import_error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _collect(pid: int, out_r: int, rep_r: int, job: Job, started: float) -> dict[str, Any]:
+    """Read output (capped) and the report until the child ends or the wall timeout passes."""
+    deadline = started + job.timeout
+    output, report = bytearray(), bytearray()
+    out_total = 0
+    fds = {out_r, rep_r}
+    status: int | None = None
+    timed_out = False
+    ended_at = None
+    while fds:
+        now = time.monotonic()
+        if now >= deadline:
+            timed_out = status is None
+            break
+        if ended_at is not None and now - ended_at > 0.2:
+            break  # a leftover process holds the pipe open; it is killed below
+        ready, _, _ = select.select(list(fds), [], [], min(deadline - now, 0.05))
+        for fd in ready:
+            data = os.read(fd, 1 << 16)
+            if not data:
+                fds.discard(fd)
+            elif fd == out_r:
+                out_total += len(data)
+                output += data[: max(0, job.max_output_bytes - len(output))]
+            elif len(report) + len(data) <= MAX_REPORT:
+                report += data
+        if status is None:
+            done, raw = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status, ended_at = os.waitstatus_to_exitcode(raw), time.monotonic()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    if status is None:
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    os.close(out_r)
+    os.close(rep_r)
+    return {
+        "status": status,
+        "timed_out": timed_out,
+        "output": output.decode("utf-8", "replace"),
+        "output_bytes": out_total,
+        "report": report.decode("utf-8", "replace"),
+        "elapsed": time.monotonic() - started,
+    }
+
+
+def _kill_descendants() -> None:
+    """Without a PID namespace: kill every process that got reparented to this (subreaper) worker."""
+    me = os.getpid()
+    for _ in range(50):
+        victims = [pid for pid in _children_of(me)]
+        if not victims:
+            return
+        for pid in victims:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in victims:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _children_of(ppid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat.rsplit(b")", 1)[-1].split()
+            if len(fields) > 1 and int(fields[1]) == ppid:
+                found.append(int(entry))
+    return found
+
+
+def _readable_paths(own_proc: bool) -> list[str]:
+    paths = [
+        "/usr",
+        "/lib",
+        "/lib64",
+        "/lib32",
+        "/bin",
+        "/sbin",
+        "/etc",
+        "/opt",
+        "/sys/devices/system/cpu",
+        "/dev/null",
+        "/dev/zero",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/full",
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    ]
+    paths += [p for p in sys.path if p not in ("", "/") and os.path.isdir(p)]
+    if own_proc:
+        paths.append("/proc")  # a fresh procfs that shows only the candidate's own processes
+    return sorted(set(paths))
+
+
+def _child_env(home: str) -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _chown_tree(path: str, uid: int) -> None:
+    for root, dirs, files in os.walk(path):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            os.chown(name, uid, uid)
+
+
+def _rmtree(path: str) -> None:
+    def fix(func: Any, p: str, _exc: Any) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(p), 0o700)
+            os.chmod(p, 0o700)
+            func(p)
+
+    shutil.rmtree(path, onerror=fix)
+
+
+def _warm_up() -> None:
+    """Run pytest once in this process so its lazy imports are done before the first fork."""
+    import pytest
+
+    with tempfile.TemporaryDirectory(prefix="localcode-warm-") as d:
+        _write(os.path.join(d, "test_warm.py"), "def test_warm():\n    assert [1] == [1]\n")
+        _write(os.path.join(d, "pytest.ini"), "[pytest]\n")
+        pytest.main(
+            [
+                os.path.join(d, "test_warm.py"),
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-c",
+                os.path.join(d, "pytest.ini"),
+                "--rootdir",
+                d,
+            ],
+            plugins=[],
+        )
+    for name in [m for m in sys.modules if m == "test_warm"]:
+        del sys.modules[name]
+
+
+def main() -> None:
+    """Serve jobs from stdin until it closes."""
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    slot = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    import ctypes
+
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        libc.prctl(confine.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _warm_up()
+    worker = Worker(slot)
+    plan = worker.plan
+    proto.write(
+        json.dumps(
+            {
+                "hello": True,
+                "active": plan.active(),
+                "missing": plan.missing,
+                "namespaces": plan.namespaces,
+                "landlock": plan.landlock,
+                "seccomp": plan.seccomp,
+                "root": plan.root,
+            }
+        )
+        + "\n"
+    )
+    for line in sys.stdin:
+        try:
+            job = Job(**json.loads(line))
+            reply = worker.run(job)
+        except Exception as exc:  # noqa: BLE001 - the pool turns this into a SandboxError
+            reply = {"worker_error": f"{type(exc).__name__}: {exc}"}
+        proto.write(json.dumps(reply) + "\n")
