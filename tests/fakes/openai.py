@@ -1,0 +1,46 @@
+"""A fake OpenAI-compatible /v1: chat completions and models, shaped as the OpenAI API reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .server import FakeServer, Reply, Request, json_reply
+
+
+def error(message: str, status: int, kind: str = "invalid_request_error") -> Reply:
+    return json_reply({"error": {"message": message, "type": kind, "param": None,
+                                 "code": None}}, status)
+
+
+def completion(model: str, texts: list[str], prompt_tokens: int = 20) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-123", "object": "chat.completion", "created": 1677652288, "model": model,
+        "choices": [{"index": i, "message": {"role": "assistant", "content": t},
+                     "logprobs": None, "finish_reason": "stop"} for i, t in enumerate(texts)],
+        "usage": {"prompt_tokens": prompt_tokens,
+                  "completion_tokens": sum(len(t) // 4 for t in texts),
+                  "total_tokens": prompt_tokens + sum(len(t) // 4 for t in texts)},
+    }
+
+
+class FakeOpenAI(FakeServer):
+    """Replies 'reply <seed>.<i>'; `honours_n=False` answers one choice whatever n is asked."""
+
+    def __init__(self, models: tuple[str, ...] = ("m",), honours_n: bool = True) -> None:
+        self.models = models
+        self.honours_n = honours_n
+        super().__init__(self.answer)
+
+    def answer(self, req: Request) -> Reply:
+        if req.method == "GET" and req.path == "/v1/models":
+            return json_reply({"object": "list", "data": [
+                {"id": m, "object": "model", "created": 1686935002, "owned_by": "me"}
+                for m in self.models]})
+        if req.method == "POST" and req.path == "/v1/chat/completions":
+            body = req.body
+            assert body["model"] in self.models and body["stream"] is False
+            assert isinstance(body["messages"], list) and "seed" in body
+            n = body.get("n", 1) if self.honours_n else 1
+            texts = [f"reply {body['seed']}.{i}" for i in range(n)]
+            return json_reply(completion(body["model"], texts))
+        return error("Not found", 404)
