@@ -32,7 +32,7 @@ NS_FLAGS = (
     CLONE_NEWCGROUP,
 )
 
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
 
 _SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
@@ -91,6 +91,56 @@ def hide_dir(path: str) -> None:
             b"size=4k,mode=0555",
         )
     )
+
+
+def expose_to_others(paths: Iterable[str]) -> None:
+    """In a private mount namespace, as root: make `paths` reachable for an unprivileged uid when
+    a parent directory is closed to others (Python under /root): cover that directory with an
+    empty tmpfs and bind-mount only those paths back. Hides the rest of it, too."""
+    covers: dict[str, list[str]] = {}
+    for path in paths:
+        blocked = _first_closed_ancestor(path)
+        if blocked:
+            covers.setdefault(blocked, []).append(path)
+    for cover, inside in covers.items():
+        fds = {p: os.open(p, os.O_PATH | os.O_CLOEXEC) for p in inside if os.path.exists(p)}
+        _check(
+            _libc.mount(
+                b"tmpfs",
+                os.fsencode(cover),
+                b"tmpfs",
+                ctypes.c_ulong(MS_NOSUID | MS_NODEV),
+                b"mode=0755",
+            )
+        )
+        for path, fd in fds.items():
+            if os.path.isdir(f"/proc/self/fd/{fd}"):
+                os.makedirs(path, 0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+                open(path, "a").close()  # noqa: SIM115 - a mount point for the file
+            _check(
+                _libc.mount(
+                    os.fsencode(f"/proc/self/fd/{fd}"),
+                    os.fsencode(path),
+                    None,
+                    ctypes.c_ulong(MS_BIND | MS_REC),
+                    None,
+                )
+            )
+            os.close(fd)
+
+
+def _first_closed_ancestor(path: str) -> str | None:
+    parts = os.path.abspath(path).split(os.sep)[1:]
+    for i in range(1, len(parts)):
+        ancestor = os.sep + os.sep.join(parts[:i])
+        try:
+            if not os.stat(ancestor).st_mode & 0o001:
+                return ancestor
+        except OSError:
+            return None
+    return None
 
 
 def set_pdeathsig(expected_parent: int) -> None:

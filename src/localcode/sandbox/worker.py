@@ -175,7 +175,7 @@ class Worker:
         self.readable = _readable_paths(self.plan.namespaces)
 
     def run(self, job: Job) -> dict[str, Any]:
-        base = tempfile.mkdtemp(prefix="localcode-run-")
+        base = tempfile.mkdtemp(prefix=f"localcode-run-{os.getpid()}-")
         try:
             return self._run_in(base, job)
         finally:
@@ -215,8 +215,7 @@ class Worker:
         os.close(out_w)
         os.close(rep_w)
         result = _collect(pid, out_r, rep_r, job, started)
-        if not (confined and self.plan.namespaces):
-            _kill_descendants()
+        _kill_descendants()  # B (reparented here when A is killed) or, without PID ns, leftovers
         result["layers"] = self.plan.active() if confined else ["rlimits", "process-group kill"]
         return result
 
@@ -236,6 +235,8 @@ class Worker:
         sys.stderr = os.fdopen(2, "w", buffering=1)
         if confined and self.plan.namespaces:
             _ns_enter(self.plan.userns, lambda: None)
+            if self.plan.root:
+                confine.expose_to_others(self.readable)
         else:
             confine.set_pdeathsig(parent)
         self._tests_process(job, tests_dir, sol_dir, confined)

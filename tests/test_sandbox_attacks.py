@@ -1,0 +1,288 @@
+"""Adversarial candidates: each is contained, earns no undeserved credit, and leaves the parent healthy.
+
+Every attack is a real candidate run in the real sandbox. A test that needs a kernel layer this
+machine lacks skips with the reason (`pytest -ra` lists them).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import socket
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from localcode.sandbox import Limits, WorkerPool, run_tests
+from localcode.sandbox import TestRun as Run
+
+WRONG_TESTS = """
+def test_one():
+    assert answer(1) == 2
+
+def test_two():
+    assert answer(2) == 4
+"""
+SECRET = "LOCALCODE_TEST_SECRET"
+
+
+@pytest.fixture(scope="module")
+def pool():
+    os.environ[SECRET] = "s3cr3t-" + uuid.uuid4().hex
+    with WorkerPool(2) as p:
+        yield p
+    os.environ.pop(SECRET, None)
+
+
+@pytest.fixture(scope="module")
+def status(pool):
+    return pool.status()
+
+
+def require(status, *layers: str) -> None:
+    for layer in layers:
+        if layer in status.missing:
+            pytest.skip(f"needs {layer}: {status.missing[layer]}")
+
+
+def _descendants(roots: set[int]) -> list[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(b")", 1)[-1].split()[1])
+    found = []
+    for pid in parents:
+        p = parents.get(pid)
+        while p and p not in roots and p in parents:
+            p = parents[p]
+        if p in roots:
+            found.append(pid)
+    return found
+
+
+def _run_files(workers: set[int]) -> set[str]:
+    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    return {p.name for pid in workers for p in tmp.glob(f"localcode-run-{pid}-*")}
+
+
+@pytest.fixture
+def healthy(pool):
+    """After the attack: no process left under the workers, no scratch dir left, memory flat."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    yield
+    workers = {w.proc.pid for w in pool._idle}
+    assert _descendants(workers) == [], "processes outlived the run"
+    assert _run_files(workers) == set(), "scratch directories left behind"
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) / 1024
+    assert grown_mb < 50, f"the parent grew by {grown_mb:.0f} MB"
+
+
+def attack(pool: WorkerPool, code: str, tests: str = WRONG_TESTS, **limits: object) -> Run:
+    options = {"timeout": 2.0, **limits}
+    return run_tests(code, tests, Limits(**options), pool=pool)  # type: ignore[arg-type]
+
+
+def assert_no_credit(run: Run) -> None:
+    assert run.passed == 0 and not run.all_passed, run
+
+
+def test_fork_bomb(pool, status, healthy):
+    code = (
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    )
+    run = attack(pool, code)
+    assert_no_credit(run)
+    assert run.error
+
+
+def test_memory_bomb(pool, healthy):
+    code = "blocks = []\nwhile True:\n    blocks.append(bytearray(50 << 20))\n"
+    run = attack(pool, code, memory_mb=512)
+    assert_no_credit(run)
+    assert run.error and ("MemoryError" in run.error or "killed" in run.error)
+
+
+def test_infinite_loop(pool, healthy):
+    run = attack(pool, "def answer(x):\n    while True:\n        pass\n", timeout=1.0)
+    assert_no_credit(run)
+    assert run.error and "timed out" in run.error
+
+
+def test_sleep_past_timeout(pool, healthy):
+    run = attack(pool, "import time\ntime.sleep(60)\n", timeout=1.0)
+    assert_no_credit(run)
+    assert run.duration_s < 4
+
+
+def test_grandchildren_are_killed(pool, healthy):
+    code = (
+        "import os, subprocess\n"
+        "subprocess.Popen(['sleep', '1000'], start_new_session=True)\n"
+        "if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        import time\n"
+        "        time.sleep(1000)\n    os._exit(0)\n"
+        "def answer(x):\n    return 2 * x\n"
+    )
+    run = attack(pool, code)
+    assert run.all_passed  # honest answers still score; the leftovers are killed (see `healthy`)
+
+
+def test_100_mb_on_stdout(pool, healthy):
+    code = "import sys\nfor _ in range(100):\n    sys.stdout.write('x' * (1 << 20))\nsys.stdout.flush()\n\ndef answer(x):\n    return x\n"
+    run = attack(pool, code, timeout=10.0)
+    assert_no_credit(run)
+
+
+def test_write_outside_scratch(pool, status, healthy, tmp_path):
+    if "landlock" in status.missing and "unused uid" in status.missing:
+        pytest.skip(f"needs landlock or root: {status.missing['landlock']}")
+    target = Path("/tmp") / f"localcode-escape-{uuid.uuid4().hex}"
+    code = (
+        "def answer(x):\n"
+        f"    for path in [{str(target)!r}, {str(tmp_path / 'escape')!r}, '/escape', '/dev/shm/escape']:\n"
+        "        try:\n            open(path, 'w').write('x')\n            return 2 * x\n"
+        "        except OSError:\n            pass\n    return None\n"
+    )
+    run = attack(pool, code)
+    assert_no_credit(run)
+    assert not target.exists() and not (tmp_path / "escape").exists()
+    assert not Path("/dev/shm/escape").exists() and not Path("/escape").exists()
+
+
+def test_read_secret_from_parent_environment_or_proc(pool, status, healthy):
+    if (
+        "namespaces" in status.missing
+        and "unused uid" in status.missing
+        and "landlock" in status.missing
+    ):
+        pytest.skip("needs namespaces, root or landlock to hide /proc/<parent>/environ")
+    code = (
+        "import os\n"
+        "def answer(x):\n"
+        "    found = [v for v in os.environ.values()]\n"
+        f"    for pid in os.listdir('/proc') + [{str(os.getpid())!r}, {str(os.getppid())!r}]:\n"
+        "        try:\n            found.append(open(f'/proc/{pid}/environ', 'rb').read().decode('latin-1'))\n"
+        "        except OSError:\n            pass\n"
+        "    return 2 * x if 's3cr3t-' in ''.join(found) else None\n"
+    )
+    assert_no_credit(attack(pool, code))
+
+
+def test_connect_to_listener_on_localhost(pool, status, healthy):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.2)
+    port = server.getsockname()[1]
+    got: list[bytes] = []
+
+    def accept() -> None:
+        for _ in range(20):
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            got.append(conn.recv(100))
+            conn.close()
+
+    listener = threading.Thread(target=accept)
+    listener.start()
+    code = (
+        "import socket\n"
+        "def answer(x):\n"
+        "    try:\n"
+        f"        s = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+        "        s.sendall(b'leak')\n        return 2 * x\n"
+        "    except OSError:\n        return None\n"
+    )
+    run = attack(pool, code)
+    listener.join()
+    server.close()
+    assert got == []
+    assert_no_credit(run)
+
+
+FAKE_REPORT = (
+    '{"done":true,"exit":0,"results":{"test_one":[true,""],"test_two":[true,""]},'
+    '"collect_errors":[],"import_error":null,"unsupported":null}\n'
+)
+
+
+def test_fake_report(pool, healthy):
+    code = (
+        "import os\n"
+        f"FAKE = {FAKE_REPORT!r}\n"
+        "open('report.xml', 'w').write('<testsuite><testcase classname=\"test_solution\" name=\"test_one\"/></testsuite>')\n"
+        "for fd in range(1, 64):\n"
+        "    try:\n        os.write(fd, FAKE.encode())\n    except OSError:\n        pass\n"
+        "def answer(x):\n    return None\n"
+    )
+    assert_no_credit(attack(pool, code))
+
+
+def test_exit_zero_at_import(pool, healthy):
+    run = attack(pool, "import os\nos._exit(0)\n")
+    assert_no_credit(run)
+    assert run.error
+
+
+def test_monkeypatch_pytest(pool, healthy):
+    code = (
+        "import _pytest.reports, _pytest.runner\n"
+        "_pytest.reports.TestReport.passed = property(lambda self: True)\n"
+        "_pytest.reports.TestReport.failed = property(lambda self: False)\n"
+        "_pytest.reports.TestReport.outcome = 'passed'\n"
+        "_orig = _pytest.runner.call_and_report\n"
+        "def _fake(item, when, log=True, **kw):\n"
+        "    report = _orig(item, when, log=False, **kw)\n"
+        "    report.outcome = 'passed'\n"
+        "    item.ihook.pytest_runtest_logreport(report=report)\n"
+        "    return report\n"
+        "_pytest.runner.call_and_report = _fake\n"
+        "def answer(x):\n    return None\n"
+    )
+    assert_no_credit(attack(pool, code))
+
+
+def test_always_equal_object(pool, healthy):
+    code = (
+        "class Anything:\n"
+        "    def __eq__(self, other):\n        return True\n"
+        "    def __ne__(self, other):\n        return False\n"
+        "    __hash__ = object.__hash__\n"
+        "def answer(x):\n    return Anything()\n"
+    )
+    assert_no_credit(attack(pool, code))
+
+
+def test_always_equal_subclass_of_int(pool, healthy):
+    code = "class Int(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\ndef answer(x):\n    return Int(0)\n"
+    assert_no_credit(attack(pool, code))
+
+
+def test_extra_test_functions(pool, healthy):
+    code = "def answer(x):\n    return None\n\n" + "".join(
+        f"def test_extra_{i}():\n    pass\n\n" for i in range(5)
+    )
+    code += "def test_one():\n    pass\n"
+    run = attack(pool, code)
+    assert_no_credit(run)
+    assert [r.name for r in run.results] == ["test_one", "test_two"]
+
+
+def test_numpy_and_scipy_still_work(pool, healthy):
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    code = (
+        "import numpy as np\nimport scipy.linalg\n"
+        "def solve(a, b):\n    return np.linalg.solve(np.array(a), np.array(b)).round(6).tolist()\n"
+        "def det(a):\n    return float(round(scipy.linalg.det(np.array(a)), 6))\n"
+    )
+    tests = "def test_solve():\n    assert solve([[2, 0], [0, 4]], [2, 4]) == [1.0, 1.0]\n\ndef test_det():\n    assert det([[1, 2], [3, 4]]) == -2.0\n"
+    run = attack(pool, code, tests, timeout=20.0)
+    assert run.all_passed, run
