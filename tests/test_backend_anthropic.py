@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from fakes.anthropic import KEY, FakeAnthropic, error_body, message_stream
@@ -21,14 +22,23 @@ MESSAGES = [{"role": "system", "content": "You write code."},
             {"role": "user", "content": "Write add(a, b)."}]
 
 
-def scripted(system: str, messages: list[dict[str, str]]) -> str:
-    """The mock backend's script, so the fake is a model that can pass the demo task."""
-    return MockBackend("demo").complete([{"role": "system", "content": system}, *messages])[0].text
+def scripted() -> Callable[[str, list[dict[str, str]]], str]:
+    """The mock backend's script, so the fake is a model that can pass the demo task.
+
+    The API has no seed; like sampling at temperature > 0, each call gets the next reply.
+    """
+    calls = itertools.count()
+
+    def write(system: str, messages: list[dict[str, str]]) -> str:
+        prompt = [{"role": "system", "content": system}, *messages]
+        return MockBackend("demo").complete(prompt, seed=next(calls))[0].text
+
+    return write
 
 
 @pytest.fixture
 def server() -> Iterator[FakeAnthropic]:
-    fake = FakeAnthropic(scripted)
+    fake = FakeAnthropic(scripted())
     yield fake
     fake.close()
     assert fake.violations == []

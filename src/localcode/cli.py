@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import __version__
 from . import models as models_mod
@@ -70,6 +70,24 @@ def build_parser() -> argparse.ArgumentParser:
     loop.add_argument(
         "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
     )
+    back = add_backend_args(p)
+    back.add_argument(
+        "--list-ollama-models",
+        action="store_true",
+        help="list the models installed in Ollama and exit",
+    )
+    out = p.add_argument_group("output")
+    out.add_argument("--output", metavar="FILE", help="write the final code to FILE")
+    out.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    out.add_argument(
+        "-v", "--verbose", action="store_true", help="show the tests and every failure"
+    )
+    return p
+
+
+def add_backend_args(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """The backend flags, shared by the main command and `localcode bench`."""
     back = p.add_argument_group("backend")
     back.add_argument(
         "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
@@ -93,27 +111,28 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Ollama server URL (default $OLLAMA_HOST or http://localhost:11434)",
     )
-    back.add_argument(
-        "--list-ollama-models",
-        action="store_true",
-        help="list the models installed in Ollama and exit",
-    )
-    out = p.add_argument_group("output")
-    out.add_argument("--output", metavar="FILE", help="write the final code to FILE")
-    out.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
-    out.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    out.add_argument(
-        "-v", "--verbose", action="store_true", help="show the tests and every failure"
-    )
-    return p
+    return back
+
+
+def backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    """AgentConfig fields from the backend flags."""
+    if args.backend not in BACKENDS:
+        raise UsageError(f"Unknown backend '{args.backend}'; choose one of: {', '.join(BACKENDS)}.")
+    return {
+        "backend": args.backend,
+        "model": args.model,
+        "model_path": args.model_path,
+        "threads": args.threads,
+        "ctx_size": args.ctx_size,
+        "ollama_model": args.ollama_model,
+        "ollama_url": args.ollama_url or default_ollama_url(),
+    }
 
 
 def config_from_args(args: argparse.Namespace) -> AgentConfig:
     """AgentConfig from parsed flags, validated."""
-    if args.backend not in BACKENDS:
-        raise UsageError(f"Unknown backend '{args.backend}'; choose one of: {', '.join(BACKENDS)}.")
     cfg = AgentConfig(
-        backend=args.backend,
+        **backend_options(args),
         n_candidates=args.n_candidates,
         max_iters=args.max_iters,
         timeout=args.timeout,
@@ -121,12 +140,6 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         seed=args.seed,
         max_tokens=args.max_tokens,
         max_test_tokens=args.max_tokens,
-        model=args.model,
-        model_path=args.model_path,
-        threads=args.threads,
-        ctx_size=args.ctx_size,
-        ollama_model=args.ollama_model,
-        ollama_url=args.ollama_url or default_ollama_url(),
     )
     cfg.validate()
     return cfg
@@ -290,7 +303,14 @@ def print_models(rows: Sequence[models_mod.ModelStatus], out: TextIO) -> None:
 
 
 Command = Callable[[Sequence[str]], int]
-COMMANDS: dict[str, Command] = {"models": models_command}
+def bench_command(argv: Sequence[str]) -> int:
+    """`localcode bench`: strategies side by side on HumanEval or a problem file."""
+    from .bench.command import bench_main  # imports this module's flag helpers
+
+    return bench_main(argv)
+
+
+COMMANDS: dict[str, Command] = {"models": models_command, "bench": bench_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

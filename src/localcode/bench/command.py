@@ -1,0 +1,121 @@
+"""`localcode bench`: the command-line adapter over the harness."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import models
+from ..backends import create_backend
+from ..cli import _Parser, add_backend_args, backend_options
+from ..config import AgentConfig
+from .harness import Progress, run_bench
+from .problems import load_problems, select_problems
+from .report import format_table, summarize, write_chart, write_summary
+from .strategies import STRATEGIES
+
+SUMMARY_FILE, CHART_FILE = "summary.json", "pass_rate.png"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The bench flags; the backend flags are the main command's."""
+    p = _Parser(
+        prog="localcode bench",
+        description="Run strategies side by side on HumanEval (or --problems FILE), judge each "
+        "final answer on the hidden tests, and tabulate. Reruns resume.",
+    )
+    run = p.add_argument_group("benchmark")
+    run.add_argument(
+        "--strategies",
+        default=",".join(STRATEGIES),
+        help=f"comma-separated, from: {', '.join(STRATEGIES)} (default all)",
+    )
+    run.add_argument("--problems", metavar="FILE", help="JSONL problems (default: HumanEval)")
+    run.add_argument(
+        "--ids", default="", help="comma-separated task ids, e.g. HumanEval/0,HumanEval/5"
+    )
+    run.add_argument("--limit", type=int, default=None, help="only the first K problems")
+    run.add_argument("--out", metavar="DIR", help="results folder (default runs/bench-<model>)")
+    run.add_argument("--no-chart", action="store_true", help="skip the PNG chart")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    loop = p.add_argument_group("loop")
+    loop.add_argument("--n-candidates", type=int, default=4, help="N per round (default 4)")
+    loop.add_argument("--max-iters", type=int, default=3, help="rounds of the loops (default 3)")
+    loop.add_argument("--seed", type=int, default=0, help="base seed, the same for every strategy")
+    add_backend_args(p)
+    return p
+
+
+def model_label(cfg: AgentConfig) -> str:
+    """A file-name-safe name of the model under test."""
+    if cfg.backend == "local":
+        name = Path(cfg.model_path).stem if cfg.model_path else cfg.model or models.DEFAULT_MODEL
+    elif cfg.backend == "ollama":
+        name = cfg.ollama_model
+    else:
+        name = f"{cfg.backend}-{cfg.model}" if cfg.model else cfg.backend
+    return re.sub(r"[^\w.-]+", "-", name).strip("-")
+
+
+def bench_main(argv: Sequence[str]) -> int:
+    """Parse flags, run the harness on one shared backend, print the table, write the files."""
+    args = build_parser().parse_args(argv)
+    cfg = AgentConfig(
+        **backend_options(args),
+        n_candidates=args.n_candidates,
+        max_iters=args.max_iters,
+        seed=args.seed,
+    )
+    cfg.validate()
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    ids = [i.strip() for i in args.ids.split(",") if i.strip()]
+    problems = select_problems(load_problems(args.problems), ids, args.limit)
+    label = model_label(cfg)
+    out_dir = Path(args.out or f"runs/bench-{label}")
+    progress = None if args.quiet else _print_progress
+    backend = create_backend(cfg)
+    try:
+        outcomes = run_bench(
+            problems, strategies, cfg, backend, out_dir, model=label, on_progress=progress
+        )
+    finally:
+        backend.close()
+    rows = summarize(outcomes, strategies)
+    source = args.problems or "HumanEval"
+    meta = {
+        "model": label,
+        "problems": source,
+        "task_ids": [p.task_id for p in problems],
+        "settings": {
+            "n_candidates": cfg.n_candidates,
+            "max_iters": cfg.max_iters,
+            "seed": cfg.seed,
+        },
+    }
+    write_summary(out_dir / SUMMARY_FILE, rows, meta)
+    if not args.no_chart:
+        title = f"{label}: {len(problems)} problems of {Path(source).name}, N={cfg.n_candidates}"
+        write_chart(out_dir / CHART_FILE, rows, title)
+    print(
+        f"{label} on {len(problems)} problems of {source} (N={cfg.n_candidates}, seed {cfg.seed})"
+    )
+    print(format_table(rows), end="")
+    print(f"results: {out_dir / 'results.jsonl'}")
+    return 0
+
+
+def _print_progress(p: Progress) -> None:
+    o = p.outcome
+    verdict = "pass" if o.hidden_passed else "FAIL"
+    claim = {True: ", claimed pass", False: ", claimed no pass", None: ""}[o.self_reported]
+    tokens = f", {o.tokens} tokens" if o.tokens is not None else ""
+    how = "already done" if p.resumed else f"{o.seconds:.1f}s{tokens}"
+    err = f"  ({o.error.splitlines()[0][:120]})" if o.error else ""
+    print(
+        f"[{p.done}/{p.total}] {o.task_id} {o.strategy}: {verdict}{claim} ({how}){err}",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -1,0 +1,125 @@
+"""Run strategies over problems on one shared backend, judge each answer, append one line each."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..backends import Backend
+from ..config import AgentConfig
+from ..errors import BackendError, BackendUnavailable, GenerationError, UsageError
+from ..sandbox import Limits
+from .judge import judge
+from .problems import Problem
+from .results import Outcome, append_result, load_results
+from .strategies import STRATEGIES, Attempt
+
+RESULTS_FILE = "results.jsonl"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Reported after each (strategy, problem): the outcome and whether it was already done."""
+
+    outcome: Outcome
+    done: int
+    total: int
+    resumed: bool
+
+
+ProgressHandler = Callable[[Progress], None]
+
+
+def bench_settings(cfg: AgentConfig, model: str) -> dict[str, Any]:
+    """What must match for results to be compared or resumed."""
+    return {
+        "model": model,
+        "backend": cfg.backend,
+        "n_candidates": cfg.n_candidates,
+        "max_iters": cfg.max_iters,
+        "seed": cfg.seed,
+        "temperature": cfg.temperature,
+        "max_tokens": cfg.max_tokens,
+    }
+
+
+def run_bench(
+    problems: Sequence[Problem],
+    strategies: Sequence[str],
+    cfg: AgentConfig,
+    backend: Backend,
+    out_dir: Path,
+    *,
+    model: str,
+    on_progress: ProgressHandler | None = None,
+) -> list[Outcome]:
+    """Every strategy on every problem (problem by problem, so a stopped run stays comparable).
+
+    Lines already in `out_dir/results.jsonl` are reused, not rerun. Returns the outcomes in
+    problem order, then strategy order.
+    """
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise UsageError(
+            f"Unknown strategy {', '.join(unknown)}; choose from: {', '.join(STRATEGIES)}."
+        )
+    settings = bench_settings(cfg, model)
+    path = out_dir / RESULTS_FILE
+    done = load_results(path, settings)
+    report = on_progress or (lambda p: None)
+    limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
+    outcomes: list[Outcome] = []
+    total = len(problems) * len(strategies)
+    for problem in problems:
+        for name in strategies:
+            outcome = done.get((name, problem.task_id))
+            resumed = outcome is not None
+            if outcome is None:
+                outcome = run_one(name, problem, cfg, backend, limits)
+                outcome.settings = settings
+                append_result(path, outcome)
+            outcomes.append(outcome)
+            report(Progress(outcome, len(outcomes), total, resumed))
+    return outcomes
+
+
+def run_one(
+    name: str, problem: Problem, cfg: AgentConfig, backend: Backend, limits: Limits
+) -> Outcome:
+    """One strategy on one problem, timed, then judged on the hidden tests.
+
+    A strategy that ends with no answer (no tests written, a request refused for good) is a
+    recorded failure; a sandbox failure or an unavailable backend stops the run instead.
+    """
+    started = time.monotonic()
+    try:
+        attempt = STRATEGIES[name](problem, cfg, backend)
+        error = None
+    except (GenerationError, BackendError) as exc:
+        if isinstance(exc, BackendUnavailable) or (isinstance(exc, BackendError) and exc.retryable):
+            raise  # not the strategy's fault: stop, and the rerun resumes here
+        attempt, error = Attempt(code="", self_reported=None), str(exc)
+    seconds = time.monotonic() - started
+    run = judge(problem, attempt.code, limits)
+    return Outcome(
+        strategy=name,
+        task_id=problem.task_id,
+        hidden_passed=run.all_passed,
+        self_reported=attempt.self_reported,
+        seconds=round(seconds, 3),
+        prompt_tokens=attempt.prompt_tokens,
+        completion_tokens=attempt.completion_tokens,
+        rounds=attempt.rounds,
+        error=error,
+        hidden_detail=_detail(run.error, [f.message for f in run.failures()]),
+        final_code=attempt.code,
+        notes=attempt.notes,
+    )
+
+
+def _detail(error: str | None, messages: list[str], limit: int = 400) -> str:
+    text = error or next((m for m in messages if m), "")
+    return text[:limit]

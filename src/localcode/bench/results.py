@@ -1,0 +1,104 @@
+"""The results file: one JSON line per (strategy, problem), appended as each finishes, so runs resume."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+
+
+@dataclass
+class Outcome:
+    """One strategy on one problem: its final code judged on the hidden tests."""
+
+    strategy: str
+    task_id: str
+    hidden_passed: bool
+    self_reported: bool | None  # None: the strategy makes no claim (greedy)
+    seconds: float  # wall time of the strategy, judging excluded
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    rounds: int | None = None
+    error: str | None = None  # why the strategy produced no answer (e.g. no tests written)
+    hidden_detail: str = ""  # first lines of the hidden failure, for reading the results
+    final_code: str = ""
+    notes: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # model, seed, N...: what made it
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.strategy, self.task_id)
+
+    @property
+    def false_confidence(self) -> bool:
+        """It reported a full pass on its own tests, and the hidden tests fail."""
+        return self.self_reported is True and not self.hidden_passed
+
+    @property
+    def tokens(self) -> int | None:
+        if self.prompt_tokens is None and self.completion_tokens is None:
+            return None
+        return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> Outcome:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def load_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], Outcome]:
+    """The outcomes already in `path`, by (strategy, task_id); a half-written last line is cut off.
+
+    Raises UsageError for a damaged line elsewhere, or for lines made with other settings.
+    """
+    if not path.exists():
+        return {}
+    _drop_partial_last_line(path)
+    done: dict[tuple[str, str], Outcome] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            outcome = Outcome.from_dict(json.loads(line))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise UsageError(
+                f"Results file {path} line {n} is damaged ({exc}); delete that line to redo it."
+            ) from None
+        if outcome.settings != settings:
+            raise UsageError(
+                f"Results in {path} were made with other settings ({_diff(outcome.settings, settings)})"
+                "; pass another --out folder, or delete the file to start over."
+            )
+        done[outcome.key] = outcome
+    return done
+
+
+def append_result(path: Path, outcome: Outcome) -> None:
+    """Append one line in one write, flushed, so a kill leaves at most a half line."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(outcome.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _drop_partial_last_line(path: Path) -> None:
+    """A run killed mid-write leaves a last line without its newline: cut it, it will be redone."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> str:
+    keys = sorted(set(old) | set(new))
+    return ", ".join(
+        f"{k}: {old.get(k)} then {new.get(k)}" for k in keys if old.get(k) != new.get(k)
+    )

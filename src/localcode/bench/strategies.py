@@ -1,0 +1,83 @@
+"""The strategies compared: one greedy sample, plain best-of-N, the prototype's loop, localcode's loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .. import prompts
+from ..backends import Backend
+from ..config import AgentConfig
+from ..errors import BackendError
+from ..extract import extract_code
+from ..loop import solve
+from .problems import Problem
+
+
+@dataclass
+class Attempt:
+    """What a strategy produced for one problem, before judging."""
+
+    code: str
+    self_reported: bool | None  # claims its code passes all its own tests; None: makes no claim
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    rounds: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
+
+
+def greedy(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
+    """One chat request at temperature 0 asking for the whole function in a python block."""
+    messages = prompts.code_prompt(problem.prompt, problem.entry_point)
+    reply = backend.complete(
+        messages, n=1, temperature=0.0, seed=cfg.seed, max_tokens=cfg.max_tokens
+    )[0]
+    if reply.error:
+        raise BackendError(f"Greedy sample failed: {reply.error}")
+    notes = ["reply cut at --max-tokens"] if reply.finish_reason == "length" else []
+    return Attempt(
+        code=extract_code(reply.text, problem.entry_point),
+        self_reported=None,
+        prompt_tokens=reply.prompt_tokens,
+        completion_tokens=reply.completion_tokens,
+        notes=notes,
+    )
+
+
+def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) -> Attempt:
+    result = solve(problem.prompt, replace(cfg, **changes), backend=backend)
+    return Attempt(
+        code=result.final_code,
+        self_reported=result.passed,
+        prompt_tokens=result.prompt_tokens,
+        completion_tokens=result.completion_tokens,
+        rounds=result.rounds_used,
+        notes=list(result.notes),
+    )
+
+
+def best_of_n(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
+    """Plain best-of-N: tests, one round of N candidates, best by pass fraction."""
+    return _loop(problem, cfg, backend, ranking="plain", max_iters=1)
+
+
+def prototype(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
+    """The prototype's loop: plain ranking, later rounds repair the best."""
+    return _loop(problem, cfg, backend, ranking="plain", later_rounds="fix")
+
+
+def localcode(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
+    """localcode's loop: CodeT ranking, later rounds half repairs and half fresh samples."""
+    return _loop(problem, cfg, backend, ranking="codet", later_rounds="mixed")
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "greedy": greedy,
+    "best-of-n": best_of_n,
+    "prototype": prototype,
+    "localcode": localcode,
+}

@@ -1,0 +1,276 @@
+"""`localcode bench` end to end over the scripted mock backend, with the real sandbox judging."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from localcode.backends.mock import MockBackend
+from localcode.bench import load_problems, run_bench
+from localcode.config import AgentConfig
+from localcode.errors import BackendUnavailable
+
+# The mock's scripted code is always second_largest_unique: right for SOLVED (given its best
+# candidate), wrong for UNSOLVED, whose hidden test the mock's own tests never look at.
+SOLVED = {
+    "task_id": "mock/solved",
+    "prompt": "from typing import List, Optional\n\n\n"
+    "def second_largest_unique(nums: List[int]) -> Optional[int]:\n"
+    '    """The second largest unique number in nums, or None if there are fewer than two."""\n',
+    "entry_point": "second_largest_unique",
+    "test": "def check(candidate):\n"
+    "    assert candidate([1, 2, 3, 4]) == 3\n"
+    "    assert candidate([4, 4, 3]) == 3\n"
+    "    assert candidate([5, 5]) is None\n",
+}
+UNSOLVED = {
+    "task_id": "mock/unsolved",
+    "prompt": 'def add(a: int, b: int) -> int:\n    """Return a + b."""\n',
+    "entry_point": "add",
+    "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n",
+}
+
+
+def write_problems(path: Path, rows: list[dict[str, str]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "localcode", "bench", "--backend", "mock", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def table(stdout: str) -> dict[str, list[str]]:
+    """The printed table as strategy -> cells (the pass-rate cell split on its space)."""
+    rows = {}
+    for line in stdout.splitlines():
+        cells = line.split()
+        if cells and cells[0] in ("greedy", "best-of-n", "prototype", "localcode"):
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+@pytest.fixture
+def problems(tmp_path: Path) -> Path:
+    return write_problems(tmp_path / "problems.jsonl", [SOLVED, UNSOLVED])
+
+
+def test_four_strategies_end_to_end(tmp_path: Path, problems: Path) -> None:
+    out = tmp_path / "out"
+    proc = bench("--problems", str(problems), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    # greedy (seed 0) gets the mock's no-dedupe reply: wrong on [4, 4, 3], and it claims nothing.
+    # The loops keep a 5/5 candidate: right on SOLVED; on UNSOLVED they claim a full pass on
+    # their own (second_largest_unique) tests while add() does not exist: false confidence.
+    rows = table(proc.stdout)
+    assert rows["greedy"][:5] == ["0/2", "(0.0%)", "-", "-", "0"]
+    for name in ("best-of-n", "prototype", "localcode"):
+        assert rows[name][:5] == ["1/2", "(50.0%)", "2", "1", "0"], name
+    results = lines(out / "results.jsonl")
+    assert [(r["task_id"], r["strategy"]) for r in results] == [
+        (t, s)
+        for t in ("mock/solved", "mock/unsolved")
+        for s in ("greedy", "best-of-n", "prototype", "localcode")
+    ]
+    greedy = results[0]
+    assert greedy["self_reported"] is None and greedy["hidden_passed"] is False
+    assert "assert 4 == 3" in greedy["hidden_detail"]
+    assert greedy["prompt_tokens"] > 0 and greedy["completion_tokens"] > 0
+    unsolved_loop = results[5]
+    assert unsolved_loop["self_reported"] is True and unsolved_loop["hidden_passed"] is False
+    assert "add" in unsolved_loop["hidden_detail"]  # NameError: add is not defined
+    summary = json.loads((out / "summary.json").read_text())
+    by_name = {s["strategy"]: s for s in summary["strategies"]}
+    assert by_name["best-of-n"]["false_confidence"] == 1
+    assert by_name["greedy"]["claims"] == 0 and by_name["greedy"]["pass_rate"] == 0.0
+    assert summary["task_ids"] == ["mock/solved", "mock/unsolved"]
+    assert (out / "pass_rate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tokens_and_time_are_means_per_problem(tmp_path: Path, problems: Path) -> None:
+    out = tmp_path / "out"
+    proc = bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy")
+    assert proc.returncode == 0, proc.stderr
+    results = lines(out / "results.jsonl")
+    tokens = [r["prompt_tokens"] + r["completion_tokens"] for r in results]  # type: ignore[operator]
+    assert table(proc.stdout)["greedy"][-1] == f"{sum(tokens) / 2:.0f}"
+    seconds = [r["seconds"] for r in results]
+    assert table(proc.stdout)["greedy"][-2] == f"{sum(seconds) / 2:.1f}"  # type: ignore[arg-type]
+
+
+def test_a_fix_round_separates_best_of_n_from_the_prototype(tmp_path: Path, problems: Path) -> None:
+    # the mock's "fix" scenario: no round-0 candidate passes its tests; the fix round does
+    proc = bench(
+        "--problems", str(problems), "--out", str(tmp_path / "out"),
+        "--model", "fix", "--ids", "mock/solved", "--strategies", "best-of-n,prototype",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = table(proc.stdout)
+    assert rows["best-of-n"][:4] == ["0/1", "(0.0%)", "0", "0"]
+    assert rows["prototype"][:4] == ["1/1", "(100.0%)", "1", "0"]
+    assert (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_default_out_dir_names_the_model(tmp_path: Path, problems: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "localcode", "bench", "--backend", "mock", "--model", "fix",
+         "--problems", str(problems), "--strategies", "greedy", "--limit", "1", "--no-chart"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "runs" / "bench-mock-fix"
+    assert len(lines(out / "results.jsonl")) == 1
+    assert not (out / "pass_rate.png").exists()
+
+
+def test_a_strategy_that_gives_no_answer_is_a_recorded_failure(
+    tmp_path: Path, problems: Path
+) -> None:
+    backend = MockBackend("demo", replies=["no tests here", "none again"])
+    outcomes = run_bench(
+        load_problems(problems)[:1], ["best-of-n"], AgentConfig(backend="mock"), backend,
+        tmp_path, model="mock",
+    )  # fmt: skip
+    (o,) = outcomes
+    assert o.error and "no test functions" in o.error
+    assert o.hidden_passed is False and o.self_reported is None and not o.false_confidence
+    assert o.hidden_detail == "no code to judge"
+    assert len(lines(tmp_path / "results.jsonl")) == 1
+
+
+def test_an_unavailable_backend_stops_the_run_and_records_nothing(
+    tmp_path: Path, problems: Path
+) -> None:
+    backend = MockBackend("demo", replies=[BackendUnavailable("server gone")])
+    with pytest.raises(BackendUnavailable):
+        run_bench(
+            load_problems(problems), ["greedy"], AgentConfig(backend="mock"), backend, tmp_path,
+            model="mock",
+        )  # fmt: skip
+    assert not (tmp_path / "results.jsonl").exists()
+
+
+# --- resume -------------------------------------------------------------------------------
+
+
+def test_a_half_written_last_line_is_redone_once(tmp_path: Path, problems: Path) -> None:
+    out = tmp_path / "out"
+    args = ("--problems", str(problems), "--out", str(out), "--strategies", "greedy,best-of-n")
+    assert bench(*args).returncode == 0
+    path = out / "results.jsonl"
+    first = path.read_text().splitlines()
+    path.write_text(
+        "\n".join(first[:3]) + "\n" + first[3][: len(first[3]) // 2]
+    )  # killed mid-write
+    proc = bench(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("already done") == 3
+    again = path.read_text().splitlines()
+    assert again[:3] == first[:3] and len(again) == 4
+    assert json.loads(again[3])["strategy"] == "best-of-n"
+    assert table(proc.stdout)["best-of-n"][:4] == ["1/2", "(50.0%)", "2", "1"]
+
+
+def test_a_killed_run_resumes_without_duplicates(tmp_path: Path) -> None:
+    many = [dict(SOLVED, task_id=f"mock/{i}") for i in range(8)]
+    problems = write_problems(tmp_path / "many.jsonl", many)
+    out = tmp_path / "out"
+    path = out / "results.jsonl"
+    cmd = [sys.executable, "-m", "localcode", "bench", "--backend", "mock", "--model", "fix",
+           "--problems", str(problems), "--out", str(out), "--strategies", "greedy,prototype"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not path.exists() or path.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = path.read_text().splitlines()
+    assert 3 <= len(before) < 16, "the run should have been killed part way"
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    after = path.read_text().splitlines()
+    keys = [(r["task_id"], r["strategy"]) for r in map(json.loads, after)]
+    assert len(keys) == len(set(keys)) == 16
+    done_before = len([ln for ln in before if ln.endswith("}")])
+    assert after[:done_before] == before[:done_before]
+    assert rerun.stderr.count("already done") >= done_before
+    assert table(rerun.stdout)["prototype"][:2] == ["8/8", "(100.0%)"]
+
+
+def test_other_settings_refuse_to_mix_into_old_results(tmp_path: Path, problems: Path) -> None:
+    out = tmp_path / "out"
+    assert (
+        bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy").returncode
+        == 0
+    )
+    proc = bench(
+        "--problems", str(problems), "--out", str(out), "--strategies", "greedy", "--seed", "1"
+    )
+    assert proc.returncode == 2
+    assert "seed: 0 then 1" in proc.stderr and "--out" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"task_id": "x", "prompt": "p"\n', "line 1 is not JSON"),
+        (json.dumps(SOLVED) + "\n[1, 2]\n", "line 2 is not a JSON object"),
+        (json.dumps({"task_id": "x", "prompt": "def f(): pass"}) + "\n", "lacks entry_point, test"),
+        (json.dumps(dict(SOLVED, test=3)) + "\n", "lacks test"),
+        ("", "holds no problems"),
+        ("\n\n", "holds no problems"),
+        (json.dumps(dict(SOLVED, test="def helper(): pass\n")) + "\n", "does not define check"),
+        (json.dumps(dict(SOLVED, entry_point="not a name")) + "\n", "is not a function name"),
+        (json.dumps(SOLVED) + "\n" + json.dumps(SOLVED) + "\n", "'mock/solved' twice"),
+    ],
+)
+def test_bad_problem_files_get_a_one_line_error(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content, encoding="utf-8")
+    proc = bench("--problems", str(path), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: Problem file") and message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--problems", "missing.jsonl"), "'missing.jsonl' does not exist"),
+        (("--ids", "mock/nope"), "no problem mock/nope"),
+        (("--strategies", "greedy,magic"), "Unknown strategy magic"),
+        (("--limit", "0"), "--limit must be at least 1"),
+        (("--n-candidates", "0"), "--n-candidates must be at least 1"),
+        (("--backend", "nope"), "Unknown backend 'nope'"),
+    ],
+)
+def test_bad_flags_get_a_one_line_error(
+    tmp_path: Path, problems: Path, args: tuple[str, ...], message: str
+) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "localcode", "bench", "--problems", str(problems), *args],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
