@@ -303,6 +303,8 @@ def print_models(rows: Sequence[models_mod.ModelStatus], out: TextIO) -> None:
 
 
 Command = Callable[[Sequence[str]], int]
+
+
 def bench_command(argv: Sequence[str]) -> int:
     """`localcode bench`: strategies side by side on HumanEval or a problem file."""
     from .bench.command import bench_main  # imports this module's flag helpers
