@@ -312,7 +312,44 @@ def bench_command(argv: Sequence[str]) -> int:
     return bench_main(argv)
 
 
-COMMANDS: dict[str, Command] = {"models": models_command, "bench": bench_command}
+def check_command(argv: Sequence[str]) -> int:
+    """`localcode check --code FILE --tests FILE [--json]`: score a solution in the sandbox."""
+    from .sandbox import Limits
+    from .sandbox.check import check_files, run_as_dict, run_as_text
+
+    p = _Parser(
+        prog="localcode check",
+        description="Run pytest tests against a solution file "
+        "in the sandbox, no model involved. Exit 0 only when every test passes.",
+    )
+    p.add_argument("--code", metavar="FILE", required=True, help="the solution (solution.py)")
+    p.add_argument("--tests", metavar="FILE", required=True, help="pytest tests calling it")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--timeout", type=float, default=5.0, help="wall seconds (default 5)")
+    p.add_argument("--sandbox", choices=["auto", "strict", "none"], default="auto")
+    args = p.parse_args(argv)
+    run = check_files(args.code, args.tests, Limits(timeout=args.timeout, isolation=args.sandbox))
+    print(json.dumps(run_as_dict(run), indent=2) if args.json else run_as_text(run))
+    return EXIT_PASS if run.all_passed else EXIT_NO_PASS
+
+
+def doctor_command(argv: Sequence[str]) -> int:
+    """`localcode doctor`: sandbox layers, backends, models on this machine."""
+    from .doctor import diagnose
+
+    p = _Parser(prog="localcode doctor", description="What this machine gives localcode.")
+    p.add_argument("--ollama-url", default=default_ollama_url())
+    args = p.parse_args(argv)
+    print("\n".join(diagnose(args.ollama_url).lines()))
+    return EXIT_PASS
+
+
+COMMANDS: dict[str, Command] = {
+    "models": models_command,
+    "bench": bench_command,
+    "check": check_command,
+    "doctor": doctor_command,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,61 @@
+"""`localcode doctor`: what this machine gives localcode: sandbox layers, backends, models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .sandbox import IsolationStatus, sandbox_status
+
+
+@dataclass
+class Diagnosis:
+    """One look at the machine; `lines()` is the text `localcode doctor` prints."""
+
+    sandbox: IsolationStatus
+    backends: list[str]
+    ollama_url: str
+    ollama: str  # "reachable, N models" or why not
+    models: list[str] = field(default_factory=list)  # one line per known local model
+
+    def lines(self) -> list[str]:
+        out = ["sandbox:"]
+        out += [f"  ok       {layer}" for layer in self.sandbox.active]
+        out += [f"  missing  {k}: {v}" for k, v in self.sandbox.missing.items()]
+        out.append("  --sandbox strict: " + ("allowed" if self.sandbox.complete else "refused"))
+        out.append("backends: " + ", ".join(self.backends))
+        out.append(f"  ollama at {self.ollama_url}: {self.ollama}")
+        out.append("models (local backend):")
+        out += [f"  {m}" for m in self.models] or ["  (model manager not available)"]
+        return out
+
+
+def diagnose(ollama_url: str) -> Diagnosis:
+    """Probe the sandbox, the Ollama server and the local model files (no downloads)."""
+    from .backends import BACKENDS
+
+    return Diagnosis(sandbox_status(), list(BACKENDS), ollama_url, _ollama(ollama_url), _models())
+
+
+def _ollama(url: str) -> str:
+    import httpx
+
+    try:
+        reply = httpx.get(url.rstrip("/") + "/api/tags", timeout=2.0)
+        reply.raise_for_status()
+        names = [m.get("name", "?") for m in reply.json().get("models", [])]
+    except (httpx.HTTPError, ValueError, AttributeError) as exc:
+        return f"not reachable ({type(exc).__name__}) - start it with `ollama serve`, or pass --ollama-url"
+    return f"reachable, {len(names)} model(s)" + (": " + ", ".join(names[:8]) if names else "")
+
+
+def _models() -> list[str]:
+    try:
+        from . import models
+    except ImportError:
+        return []
+    rows = []
+    for s in models.list_status():
+        star = "*" if s.model.name == models.DEFAULT_MODEL else ""
+        state = "installed" if s.installed else "not pulled (localcode models pull NAME)"
+        rows.append(f"{s.model.name}{star}: {state} - {s.path}")
+    return rows
