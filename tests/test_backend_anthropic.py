@@ -18,8 +18,10 @@ from localcode.errors import BackendError, BackendUnavailable, PromptTooLong
 
 MODEL = "claude-haiku-4-5"
 FAST = RetryPolicy(attempts=3, backoff_base=0.01)
-MESSAGES = [{"role": "system", "content": "You write code."},
-            {"role": "user", "content": "Write add(a, b)."}]
+MESSAGES = [
+    {"role": "system", "content": "You write code."},
+    {"role": "user", "content": "Write add(a, b)."},
+]
 
 
 def scripted() -> Callable[[str, list[dict[str, str]]], str]:
@@ -111,17 +113,25 @@ def test_overloaded_529_then_success(server: FakeAnthropic) -> None:
 
 
 def test_429_waits_for_retry_after(server: FakeAnthropic) -> None:
-    server.enqueue(json_reply(error_body("rate_limit_error", "Number of request tokens has "
-                                         "exceeded your per-minute rate limit"), 429,
-                              {"retry-after": "1"}))
+    server.enqueue(
+        json_reply(
+            error_body(
+                "rate_limit_error",
+                "Number of request tokens has exceeded your per-minute rate limit",
+            ),
+            429,
+            {"retry-after": "1"},
+        )
+    )
     t0 = time.monotonic()
     [c] = backend(server.url).complete(MESSAGES)
     assert time.monotonic() - t0 >= 1.0 and c.error is None
 
 
 def test_retry_after_beyond_the_cap_is_raised_not_waited(server: FakeAnthropic) -> None:
-    server.enqueue(json_reply(error_body("rate_limit_error", "slow down"), 429,
-                              {"retry-after": "3600"}))
+    server.enqueue(
+        json_reply(error_body("rate_limit_error", "slow down"), 429, {"retry-after": "3600"})
+    )
     t0 = time.monotonic()
     with pytest.raises(BackendError, match="HTTP 429: slow down") as err:
         backend(server.url).complete(MESSAGES)
@@ -130,8 +140,14 @@ def test_retry_after_beyond_the_cap_is_raised_not_waited(server: FakeAnthropic) 
 
 
 def test_stream_that_ends_in_an_error_event(server: FakeAnthropic) -> None:
-    failing = [Reply(200, message_stream(MODEL, "def f(", 5, end_with_error="overloaded_error"),
-                     {"Content-Type": "text/event-stream"}) for _ in range(3)]
+    failing = [
+        Reply(
+            200,
+            message_stream(MODEL, "def f(", 5, end_with_error="overloaded_error"),
+            {"Content-Type": "text/event-stream"},
+        )
+        for _ in range(3)
+    ]
     server.enqueue(failing[0])
     assert backend(server.url).complete(MESSAGES)[0].error is None  # retried
     server.enqueue(*failing)
@@ -140,8 +156,14 @@ def test_stream_that_ends_in_an_error_event(server: FakeAnthropic) -> None:
 
 
 def test_prompt_too_long(server: FakeAnthropic) -> None:
-    server.enqueue(json_reply(error_body("invalid_request_error",
-                                         "prompt is too long: 210000 tokens > 200000 maximum"), 400))
+    server.enqueue(
+        json_reply(
+            error_body(
+                "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"
+            ),
+            400,
+        )
+    )
     with pytest.raises(PromptTooLong):
         backend(server.url).complete(MESSAGES)
 
@@ -156,8 +178,9 @@ def test_hanging_server_times_out(server: FakeAnthropic) -> None:
     server.enqueue(Reply(hang=True), Reply(hang=True))
     t0 = time.monotonic()
     with pytest.raises(BackendError, match=r"did not answer within 0.3 s"):
-        backend(server.url, request_timeout=0.3,
-                retry=RetryPolicy(attempts=2, backoff_base=0.01)).complete(MESSAGES)
+        backend(
+            server.url, request_timeout=0.3, retry=RetryPolicy(attempts=2, backoff_base=0.01)
+        ).complete(MESSAGES)
     assert time.monotonic() - t0 < 3
 
 

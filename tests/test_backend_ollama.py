@@ -17,8 +17,10 @@ from localcode.errors import BackendError, BackendUnavailable, PromptTooLong
 
 MODEL = "qwen2.5-coder:1.5b"
 FAST = RetryPolicy(attempts=3, backoff_base=0.01)
-MESSAGES = [{"role": "system", "content": "You write code."},
-            {"role": "user", "content": "Write add(a, b)."}]
+MESSAGES = [
+    {"role": "system", "content": "You write code."},
+    {"role": "user", "content": "Write add(a, b)."},
+]
 
 
 def scripted(messages: list[dict[str, str]], seed: int) -> str:
@@ -48,8 +50,10 @@ def test_request_shape_seeds_and_usage(server: FakeOllama) -> None:
     assert all(c.prompt_tokens and c.completion_tokens and c.finish_reason == "stop" for c in out)
     bodies = [r.body for r in server.requests]
     assert sorted(b["options"]["seed"] for b in bodies) == [10, 11, 12]
-    assert {(b["options"]["num_ctx"], b["options"]["num_predict"], b["options"]["temperature"])
-            for b in bodies} == {(4096, 99, 0.7)}
+    assert {
+        (b["options"]["num_ctx"], b["options"]["num_predict"], b["options"]["temperature"])
+        for b in bodies
+    } == {(4096, 99, 0.7)}
     assert all(b["messages"] == MESSAGES and b["model"] == MODEL for b in bodies)
 
 
@@ -136,8 +140,9 @@ def test_hanging_server_times_out(server: FakeOllama) -> None:
     server.enqueue(Reply(hang=True), Reply(hang=True))
     t0 = time.monotonic()
     with pytest.raises(BackendError, match=r"did not answer within 0.3 s \(--request-timeout\)"):
-        backend(server.url, request_timeout=0.3,
-                retry=RetryPolicy(attempts=2, backoff_base=0.01)).complete(MESSAGES)
+        backend(
+            server.url, request_timeout=0.3, retry=RetryPolicy(attempts=2, backoff_base=0.01)
+        ).complete(MESSAGES)
     assert time.monotonic() - t0 < 3
 
 
@@ -153,7 +158,9 @@ def test_prompt_longer_than_num_ctx_is_reported_not_truncated(server: FakeOllama
 def test_list_models_with_sizes(server: FakeOllama) -> None:
     models = list_models(server.url)
     assert [(m.name, format_size(m.size)) for m in models] == [
-        ("qwen2.5-coder:1.5b", "986 MB"), ("llama3:latest", "4.7 GB")]
+        ("qwen2.5-coder:1.5b", "986 MB"),
+        ("llama3:latest", "4.7 GB"),
+    ]
     assert models[0].parameter_size == "1.5B" and models[0].quantization == "Q4_K_M"
     with pytest.raises(BackendUnavailable, match="ollama serve"):
         list_models(refused_url())

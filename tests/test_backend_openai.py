@@ -16,8 +16,10 @@ from localcode.backends.openai import OpenAIBackend
 from localcode.errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 
 FAST = RetryPolicy(attempts=3, backoff_base=0.01)
-ADD = [{"role": "system", "content": "You write Python. Reply with one ```python block."},
-       {"role": "user", "content": "Write add(a, b) that returns a + b."}]
+ADD = [
+    {"role": "system", "content": "You write Python. Reply with one ```python block."},
+    {"role": "user", "content": "Write add(a, b) that returns a + b."},
+]
 SLOTS = 2  # llama.cpp answers 400 to n > slots: the fallback test relies on it
 
 
@@ -60,8 +62,9 @@ def test_same_seed_same_reply(llama: LlamaServer) -> None:
 
 @pytest.mark.model
 def test_whole_loop(llama: LlamaServer, demo_task: str) -> None:
-    cfg = AgentConfig(backend="openai", n_candidates=SLOTS, max_iters=1, max_tokens=300,
-                      max_test_tokens=400)
+    cfg = AgentConfig(
+        backend="openai", n_candidates=SLOTS, max_iters=1, max_tokens=300, max_test_tokens=400
+    )
     result = solve(demo_task, cfg, backend=OpenAIBackend(None, llama.base_url, retry=FAST))
     assert result.tests and len(result.rounds) == 1
     assert len(result.rounds[0].candidates) == SLOTS
@@ -121,15 +124,25 @@ def test_no_key_no_header(fake: FakeOpenAI) -> None:
 
 
 def test_context_overflow_is_prompt_too_long(fake: FakeOpenAI) -> None:
-    fake.enqueue(error("This model's maximum context length is 4096 tokens. However, you "
-                       "requested 5000 tokens.", 400))
+    fake.enqueue(
+        error(
+            "This model's maximum context length is 4096 tokens. However, you "
+            "requested 5000 tokens.",
+            400,
+        )
+    )
     with pytest.raises(PromptTooLong):
         backend(fake).complete(ADD, n=2)
 
 
 def test_switches_to_max_completion_tokens(fake: FakeOpenAI) -> None:
-    fake.enqueue(error("Unsupported parameter: 'max_tokens' is not supported with this model. "
-                       "Use 'max_completion_tokens' instead.", 400))
+    fake.enqueue(
+        error(
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead.",
+            400,
+        )
+    )
     backend(fake).complete(ADD, max_tokens=50)
     assert fake.requests[1].body["max_completion_tokens"] == 50
     assert "max_tokens" not in fake.requests[1].body

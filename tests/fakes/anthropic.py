@@ -32,26 +32,52 @@ def error_body(kind: str, message: str) -> dict[str, Any]:
     return {"type": "error", "error": {"type": kind, "message": message}}
 
 
-def message_stream(model: str, text: str, input_tokens: int, *, end_with_error: str = ""
-                   ) -> Iterator[bytes]:
+def message_stream(
+    model: str, text: str, input_tokens: int, *, end_with_error: str = ""
+) -> Iterator[bytes]:
     """message_start, one text block in deltas, message_delta, message_stop (or an error event)."""
-    yield event("message_start", {"type": "message_start", "message": {
-        "id": "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", "type": "message", "role": "assistant",
-        "content": [], "model": model, "stop_reason": None, "stop_sequence": None,
-        "usage": {"input_tokens": input_tokens, "output_tokens": 1}}})
-    yield event("content_block_start", {"type": "content_block_start", "index": 0,
-                                        "content_block": {"type": "text", "text": ""}})
+    yield event(
+        "message_start",
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+                "type": "message",
+                "role": "assistant",
+                "content": [],
+                "model": model,
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": input_tokens, "output_tokens": 1},
+            },
+        },
+    )
+    yield event(
+        "content_block_start",
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    )
     yield event("ping", {"type": "ping"})
     for i in range(0, len(text), 16):
-        yield event("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                            "delta": {"type": "text_delta", "text": text[i:i + 16]}})
+        yield event(
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": text[i : i + 16]},
+            },
+        )
     if end_with_error:
         yield event("error", error_body(end_with_error, "Overloaded"))
         return
     yield event("content_block_stop", {"type": "content_block_stop", "index": 0})
-    yield event("message_delta", {"type": "message_delta",
-                                  "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                                  "usage": {"output_tokens": max(1, len(text) // 4)}})
+    yield event(
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": max(1, len(text) // 4)},
+        },
+    )
     yield event("message_stop", {"type": "message_stop"})
 
 
@@ -75,5 +101,6 @@ class FakeAnthropic(FakeServer):
         messages = req.body["messages"]
         text = self.writer(req.body.get("system", ""), messages)
         tokens = sum(len(m["content"]) for m in messages) // 4
-        return Reply(200, message_stream(model, text, tokens),
-                     {"Content-Type": "text/event-stream"})
+        return Reply(
+            200, message_stream(model, text, tokens), {"Content-Type": "text/event-stream"}
+        )

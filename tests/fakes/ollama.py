@@ -66,20 +66,30 @@ def check_chat(body: Any) -> None:
     assert isinstance(body["keep_alive"], str)
 
 
-def chat_stream(model: str, text: str, prompt_tokens: int, done_reason: str = "stop"
-                ) -> Iterator[bytes]:
+def chat_stream(
+    model: str, text: str, prompt_tokens: int, done_reason: str = "stop"
+) -> Iterator[bytes]:
     """The NDJSON stream of a successful /api/chat: pieces of text, then the final statistics."""
     for i in range(0, len(text), 16):
-        piece = {"model": model, "created_at": CREATED,
-                 "message": {"role": "assistant", "content": text[i : i + 16]}, "done": False}
+        piece = {
+            "model": model,
+            "created_at": CREATED,
+            "message": {"role": "assistant", "content": text[i : i + 16]},
+            "done": False,
+        }
         yield (json.dumps(piece) + "\n").encode()
     final = {
-        "model": model, "created_at": CREATED,
+        "model": model,
+        "created_at": CREATED,
         "message": {"role": "assistant", "content": ""},
-        "done_reason": done_reason, "done": True,
-        "total_duration": 4883583458, "load_duration": 1334875,
-        "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 342546000,
-        "eval_count": max(1, len(text) // 4), "eval_duration": 4535599000,
+        "done_reason": done_reason,
+        "done": True,
+        "total_duration": 4883583458,
+        "load_duration": 1334875,
+        "prompt_eval_count": prompt_tokens,
+        "prompt_eval_duration": 342546000,
+        "eval_count": max(1, len(text) // 4),
+        "eval_duration": 4535599000,
     }
     yield (json.dumps(final) + "\n").encode()
 
@@ -111,6 +121,7 @@ class FakeOllama(FakeServer):
             messages = req.body["messages"]
             seen = min(tokens(messages), options["num_ctx"])  # silent truncation, as Ollama does
             text = self.writer(messages, options["seed"])
-            return Reply(200, chat_stream(model, text, seen),
-                         {"Content-Type": "application/x-ndjson"})
+            return Reply(
+                200, chat_stream(model, text, seen), {"Content-Type": "application/x-ndjson"}
+            )
         return Reply(404, b"404 page not found", {"Content-Type": "text/plain"})

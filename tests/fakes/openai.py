@@ -8,18 +8,31 @@ from .server import FakeServer, Reply, Request, json_reply
 
 
 def error(message: str, status: int, kind: str = "invalid_request_error") -> Reply:
-    return json_reply({"error": {"message": message, "type": kind, "param": None,
-                                 "code": None}}, status)
+    return json_reply(
+        {"error": {"message": message, "type": kind, "param": None, "code": None}}, status
+    )
 
 
 def completion(model: str, texts: list[str], prompt_tokens: int = 20) -> dict[str, Any]:
     return {
-        "id": "chatcmpl-123", "object": "chat.completion", "created": 1677652288, "model": model,
-        "choices": [{"index": i, "message": {"role": "assistant", "content": t},
-                     "logprobs": None, "finish_reason": "stop"} for i, t in enumerate(texts)],
-        "usage": {"prompt_tokens": prompt_tokens,
-                  "completion_tokens": sum(len(t) // 4 for t in texts),
-                  "total_tokens": prompt_tokens + sum(len(t) // 4 for t in texts)},
+        "id": "chatcmpl-123",
+        "object": "chat.completion",
+        "created": 1677652288,
+        "model": model,
+        "choices": [
+            {
+                "index": i,
+                "message": {"role": "assistant", "content": t},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+            for i, t in enumerate(texts)
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": sum(len(t) // 4 for t in texts),
+            "total_tokens": prompt_tokens + sum(len(t) // 4 for t in texts),
+        },
     }
 
 
@@ -33,9 +46,15 @@ class FakeOpenAI(FakeServer):
 
     def answer(self, req: Request) -> Reply:
         if req.method == "GET" and req.path == "/v1/models":
-            return json_reply({"object": "list", "data": [
-                {"id": m, "object": "model", "created": 1686935002, "owned_by": "me"}
-                for m in self.models]})
+            return json_reply(
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": m, "object": "model", "created": 1686935002, "owned_by": "me"}
+                        for m in self.models
+                    ],
+                }
+            )
         if req.method == "POST" and req.path == "/v1/chat/completions":
             body = req.body
             assert body["model"] in self.models and body["stream"] is False

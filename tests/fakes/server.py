@@ -33,8 +33,9 @@ class Reply:
 
 
 def json_reply(obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
-    return Reply(status, json.dumps(obj).encode(), {"Content-Type": "application/json",
-                                                   **(headers or {})})
+    return Reply(
+        status, json.dumps(obj).encode(), {"Content-Type": "application/json", **(headers or {})}
+    )
 
 
 Responder = Callable[[Request], Reply]
@@ -83,8 +84,9 @@ class FakeServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 body = json.loads(raw) if raw else None
-                req = Request(self.command, self.path, {k.lower(): v for k, v in
-                                                        self.headers.items()}, body)
+                req = Request(
+                    self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body
+                )
                 try:
                     reply = fake._next(req)
                 except AssertionError as exc:  # a request the documented API would reject

@@ -219,17 +219,20 @@ def list_models(url: str, *, timeout: float = 10.0) -> list[OllamaModel]:
             f"Ollama at {base} did not list its models within {timeout:g} s.",
         ) from None
     if resp.status_code != 200:
-        raise BackendError(f"Ollama at {base} answered HTTP {resp.status_code}: "
-                           f"{error_text(resp.content)}")
+        raise BackendError(
+            f"Ollama at {base} answered HTTP {resp.status_code}: {error_text(resp.content)}"
+        )
     models = []
     for m in resp.json().get("models") or []:
         details = m.get("details") or {}
-        models.append(OllamaModel(
-            name=m.get("name") or m.get("model", "?"),
-            size=int(m.get("size") or 0),
-            parameter_size=details.get("parameter_size", ""),
-            quantization=details.get("quantization_level", ""),
-        ))
+        models.append(
+            OllamaModel(
+                name=m.get("name") or m.get("model", "?"),
+                size=int(m.get("size") or 0),
+                parameter_size=details.get("parameter_size", ""),
+                quantization=details.get("quantization_level", ""),
+            )
+        )
     return models
 
 

@@ -26,8 +26,13 @@ from .http import (
 
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
 DEFAULT_PARALLEL = 4
-_CONTEXT_MARKERS = ("context length", "context_length", "context size", "too many tokens",
-                    "exceed_context")
+_CONTEXT_MARKERS = (
+    "context length",
+    "context_length",
+    "context size",
+    "too many tokens",
+    "exceed_context",
+)
 
 
 class _NRejected(Exception):
@@ -122,7 +127,9 @@ class OpenAIBackend:
             self._drop_n()
             rest = sample_each(
                 lambda s: self._choices(self._post({**body, "seed": s}, max_tokens), s)[0],
-                n - len(out), seed + len(out), self.max_parallel,
+                n - len(out),
+                seed + len(out),
+                self.max_parallel,
             )
             out = out[:n] + rest
         return out[:n]
@@ -160,8 +167,10 @@ class OpenAIBackend:
             if resp.status_code != 200:
                 err = self._status_error(resp)
                 # Servers without "n" answer 400 (or 422, or 500) to it: no retry, fall back.
-                if n_request and resp.status_code in (400, 422, 500) and not isinstance(
-                    err, PromptTooLong
+                if (
+                    n_request
+                    and resp.status_code in (400, 422, 500)
+                    and not isinstance(err, PromptTooLong)
                 ):
                     raise _NRejected
                 raise err
