@@ -13,6 +13,7 @@ from localcode import AgentConfig, solve
 from localcode.backends.http import RetryPolicy
 from localcode.backends.mock import MockBackend
 from localcode.backends.ollama import OllamaBackend, format_size, list_models
+from localcode.cli import main
 from localcode.errors import BackendError, BackendUnavailable, PromptTooLong
 
 MODEL = "qwen2.5-coder:1.5b"
@@ -179,3 +180,23 @@ def test_whole_loop(server: FakeOllama, demo_task: str) -> None:
     assert result.passed and result.score == 1.0
     assert "def second_largest_unique" in result.final_code
     assert result.prompt_tokens and result.completion_tokens
+
+
+def test_cli_lists_models_with_sizes(
+    server: FakeOllama, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--list-ollama-models", "--ollama-url", server.url]) == 0
+    out = capsys.readouterr().out
+    assert "qwen2.5-coder:1.5b" in out and "986 MB" in out and "4.7 GB" in out and "Q4_K_M" in out
+
+
+def test_cli_unreachable_exits_3_with_the_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    url = refused_url()
+    code = main(["--backend", "ollama", "--ollama-url", url, "-q", "--max-parallel", "1"])
+    err = capsys.readouterr().err
+    assert code == 3 and "ollama serve" in err and url in err and "Traceback" not in err
+
+
+def test_cli_model_not_pulled(server: FakeOllama, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--backend", "ollama", "--ollama-url", server.url, "--model", "x:1b", "-q"])
+    assert code == 3 and "ollama pull x:1b" in capsys.readouterr().err

@@ -12,7 +12,9 @@ from fakes.server import refused_url
 from localcode import AgentConfig, models, solve
 from localcode.backends.http import RetryPolicy
 from localcode.backends.llama_server import LlamaServer, start_server
+from localcode.backends.mock import MockBackend
 from localcode.backends.openai import OpenAIBackend
+from localcode.cli import main
 from localcode.errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 
 FAST = RetryPolicy(attempts=3, backoff_base=0.01)
@@ -90,7 +92,7 @@ def test_a_server_that_ignores_n_gets_the_rest_one_by_one(fake: FakeOpenAI) -> N
     fake.honours_n = False  # as Ollama's /v1 does
     b = backend(fake)
     out = b.complete(ADD, n=3, seed=5)
-    assert [c.text for c in out] == ["reply 5.0", "reply 6.0", "reply 7.0"]
+    assert [c.text for c in out] == ["reply 5", "reply 6", "reply 7"]
     assert not b.supports_n
     b.complete(ADD, n=2, seed=0)
     assert "n" not in fake.requests[-1].body
@@ -99,13 +101,13 @@ def test_a_server_that_ignores_n_gets_the_rest_one_by_one(fake: FakeOpenAI) -> N
 def test_500_to_n_falls_back_without_retrying(fake: FakeOpenAI) -> None:
     fake.enqueue(error("n>1 not supported", 500, "server_error"))
     out = backend(fake).complete(ADD, n=2, seed=0)
-    assert [c.text for c in out] == ["reply 0.0", "reply 1.0"]
+    assert [c.text for c in out] == ["reply 0", "reply 1"]
     assert len(fake.requests) == 3
 
 
 def test_503_is_retried(fake: FakeOpenAI) -> None:
     fake.enqueue(error("loading model", 503, "unavailable_error"))
-    assert backend(fake).complete(ADD)[0].text == "reply 0.0"
+    assert backend(fake).complete(ADD)[0].text == "reply 0"
 
 
 def test_key_is_sent_but_never_echoed(fake: FakeOpenAI) -> None:
@@ -180,3 +182,25 @@ def test_a_failing_whole_request_raises(fake: FakeOpenAI) -> None:
     fake.enqueue(*[error("boom", 502, "server_error")] * 3)
     with pytest.raises(BackendError, match="HTTP 502: boom"):
         backend(fake).complete(ADD)
+
+
+def test_cli_never_echoes_the_key(fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]) -> None:
+    key = "sk-cli-secret-987"
+    fake.enqueue(error(f"Incorrect API key provided: {key}", 401))
+    argv = ["--backend", "openai", "--base-url", f"{fake.url}/v1", "--model", "m"]
+    code = main([*argv, "--api-key", key, "--json", "--request-timeout", "5"])
+    out, err = capsys.readouterr()
+    assert code == 3 and "OPENAI_API_KEY or --api-key" in err
+    assert key not in out and key not in err
+    assert fake.requests[0].headers["authorization"] == f"Bearer {key}"
+
+
+def test_cli_json_run_on_openai_backend(
+    fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "sk-cli-secret-654"
+    fake.writer = lambda messages, seed: MockBackend("demo").complete(messages, seed=seed)[0].text
+    argv = ["--backend", "openai", "--base-url", f"{fake.url}/v1", "--model", "m", "--json"]
+    assert main([*argv, "--api-key", key, "--max-iters", "1", "-q", "--ranking", "plain"]) == 0
+    out, err = capsys.readouterr()
+    assert '"passed": true' in out and key not in out and key not in err

@@ -92,7 +92,11 @@ def add_backend_args(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     back.add_argument(
         "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
     )
-    back.add_argument("--model", help="model name (local: a known model; mock: scenario demo|fix)")
+    back.add_argument(
+        "--model",
+        help="model name (local: a known model; ollama/openai/anthropic: the server's name for it; "
+        "mock: scenario demo|fix)",
+    )
     back.add_argument(
         "--model-path", metavar="FILE", help="local: load this GGUF file instead of a known model"
     )
@@ -103,13 +107,41 @@ def add_backend_args(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
         "--ctx-size",
         type=int,
         default=8192,
-        help="local: context tokens per parallel slot, prompt + reply (default 8192)",
+        help="local: context tokens per parallel slot, prompt + reply; ollama: num_ctx "
+        "(default 8192)",
     )
     back.add_argument("--ollama-model", default="llama3", help="Ollama model name, with :tag")
     back.add_argument(
         "--ollama-url",
         default=None,
         help="Ollama server URL (default $OLLAMA_HOST or http://localhost:11434)",
+    )
+    back.add_argument(
+        "--base-url",
+        default=None,
+        help="openai: server URL ending in /v1 (default $OPENAI_BASE_URL or "
+        "http://localhost:8000/v1); anthropic: default $ANTHROPIC_BASE_URL",
+    )
+    back.add_argument(
+        "--api-key",
+        default=None,
+        help="openai/anthropic: API key (default $OPENAI_API_KEY / $ANTHROPIC_API_KEY, which "
+        "other users cannot see in `ps`); optional for local servers",
+    )
+    back.add_argument(
+        "--request-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="ollama/openai/anthropic: give up on one request after this long (default 300)",
+    )
+    back.add_argument(
+        "--max-parallel",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ollama/openai/anthropic: requests in flight at once (default 4; for Ollama, "
+        "match OLLAMA_NUM_PARALLEL)",
     )
     return back
 
@@ -126,6 +158,10 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
         "ctx_size": args.ctx_size,
         "ollama_model": args.ollama_model,
         "ollama_url": args.ollama_url or default_ollama_url(),
+        "base_url": args.base_url,
+        "api_key": args.api_key,
+        "request_timeout": args.request_timeout,
+        "max_parallel": args.max_parallel,
     }
 
 
@@ -183,15 +219,16 @@ def run_main(argv: Sequence[str]) -> int:
 
 def list_ollama_models(url: str) -> int:
     """`--list-ollama-models`: what Ollama has pulled."""
-    from .backends.ollama import list_models
+    from .backends.ollama import format_size, list_models
 
     models = list_models(url)
     if not models:
         print("No models installed in Ollama. Pull one with e.g. `ollama pull qwen2.5-coder:1.5b`.")
         return EXIT_PASS
-    print(f"Installed Ollama models at {url}:")
+    print(f"Models pulled into Ollama at {url}:")
     for m in models:
-        print(f"  - {m}")
+        details = " ".join(x for x in (m.parameter_size, m.quantization) if x)
+        print(f"  {m.name:<36} {format_size(m.size):>8}  {details}".rstrip())
     return EXIT_PASS
 
 

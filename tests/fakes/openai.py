@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .server import FakeServer, Reply, Request, json_reply
@@ -37,11 +38,20 @@ def completion(model: str, texts: list[str], prompt_tokens: int = 20) -> dict[st
 
 
 class FakeOpenAI(FakeServer):
-    """Replies 'reply <seed>.<i>'; `honours_n=False` answers one choice whatever n is asked."""
+    """Choice i is `writer(messages, seed + i)` ("reply <seed>" by default).
 
-    def __init__(self, models: tuple[str, ...] = ("m",), honours_n: bool = True) -> None:
+    `honours_n=False` answers one choice whatever n is asked, as Ollama's /v1 does.
+    """
+
+    def __init__(
+        self,
+        models: tuple[str, ...] = ("m",),
+        honours_n: bool = True,
+        writer: Callable[[list[dict[str, str]], int], str] | None = None,
+    ) -> None:
         self.models = models
         self.honours_n = honours_n
+        self.writer = writer or (lambda messages, seed: f"reply {seed}")
         super().__init__(self.answer)
 
     def answer(self, req: Request) -> Reply:
@@ -60,6 +70,6 @@ class FakeOpenAI(FakeServer):
             assert body["model"] in self.models and body["stream"] is False
             assert isinstance(body["messages"], list) and "seed" in body
             n = body.get("n", 1) if self.honours_n else 1
-            texts = [f"reply {body['seed']}.{i}" for i in range(n)]
+            texts = [self.writer(body["messages"], body["seed"] + i) for i in range(n)]
             return json_reply(completion(body["model"], texts))
         return error("Not found", 404)
