@@ -103,7 +103,7 @@ def test_fork_bomb(pool, status, healthy):
 
 def test_memory_bomb(pool, healthy):
     code = "blocks = []\nwhile True:\n    blocks.append(bytearray(50 << 20))\n"
-    run = attack(pool, code, memory_mb=512)
+    run = attack(pool, code, memory_mb=512, timeout=10.0)
     assert_no_credit(run)
     assert run.error and ("MemoryError" in run.error or "killed" in run.error)
 

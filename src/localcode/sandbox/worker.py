@@ -489,12 +489,11 @@ def _warm_up() -> None:
     with tempfile.TemporaryDirectory(prefix="localcode-warm-") as d:
         _write(os.path.join(d, "test_warm.py"), "def test_warm():\n    assert [1] == [1]\n")
         _write(os.path.join(d, "pytest.ini"), "[pytest]\n")
+        unused = [f"-pno:{name}" for name in harness.UNUSED_PLUGINS]
         pytest.main(
             [
+                *unused,
                 os.path.join(d, "test_warm.py"),
-                "-q",
-                "-p",
-                "no:cacheprovider",
                 "-c",
                 os.path.join(d, "pytest.ini"),
                 "--rootdir",

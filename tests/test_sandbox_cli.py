@@ -1,0 +1,40 @@
+"""`localcode check` and `localcode doctor`, driven end to end as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def localcode(*args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "localcode", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+def test_check_exit_codes(tmp_path):
+    code, tests = tmp_path / "solution.py", tmp_path / "tests.py"
+    code.write_text("def double(x):\n    return 2 * x\n")
+    tests.write_text("def test_a():\n    assert double(2) == 4\n")
+    assert localcode("check", "--code", str(code), "--tests", str(tests)).returncode == 0
+    tests.write_text(
+        "def test_a():\n    assert double(2) == 4\n\ndef test_b():\n    assert double(1) == 3\n"
+    )
+    done = localcode("check", "--code", str(code), "--tests", str(tests), "--json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert [t["passed"] for t in report["tests"]] == [True, False]
+    assert "assert 2 == 3" in report["tests"][1]["message"]
+    missing = localcode("check", "--code", str(tmp_path / "nope.py"), "--tests", str(tests))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    tests.write_text("def test_a(:\n")
+    assert localcode("check", "--code", str(code), "--tests", str(tests)).returncode == 2
+    tests.write_text("x = 1\n")
+    assert localcode("check", "--code", str(code), "--tests", str(tests)).returncode == 2
+
+
+def test_doctor_lists_layers_and_backends():
+    done = localcode("doctor", "--ollama-url", "http://127.0.0.1:9")
+    assert done.returncode == 0
+    assert "sandbox:" in done.stdout and "backends:" in done.stdout and "mock" in done.stdout
+    assert "not reachable" in done.stdout
