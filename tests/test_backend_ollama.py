@@ -200,3 +200,11 @@ def test_cli_unreachable_exits_3_with_the_fix(capsys: pytest.CaptureFixture[str]
 def test_cli_model_not_pulled(server: FakeOllama, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["--backend", "ollama", "--ollama-url", server.url, "--model", "x:1b", "-q"])
     assert code == 3 and "ollama pull x:1b" in capsys.readouterr().err
+
+
+def test_stream_cut_before_done_is_retried(server: FakeOllama) -> None:
+    cut = list(chat_stream(MODEL, "def f():\n    return 1\n", 10))[:-1]  # no final object
+    server.enqueue(Reply(200, cut))
+    [c] = backend(server.url).complete(MESSAGES)
+    assert c.error is None and "def second_largest_unique" in c.text
+    assert len(server.requests) == 2

@@ -95,13 +95,15 @@ def error_text(body: bytes | str, limit: int = 300) -> str:
 
 
 def transport_error(exc: httpx.TransportError, unreachable: str, slow: str) -> BackendError:
-    """A connection failure as BackendUnavailable(`unreachable`), a timeout as BackendError(`slow`).
-
-    Both are retryable; the messages are the backend's own, so they can say how to fix it.
+    """A failed connect as BackendUnavailable(`unreachable`), a timeout as BackendError(`slow`),
+    a dropped connection as a plain BackendError. All are retryable; the messages are the
+    backend's own, so they can say how to fix it.
     """
-    if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
+        return BackendUnavailable(unreachable, retryable=True)
+    if isinstance(exc, httpx.TimeoutException):
         return BackendError(slow, retryable=True)
-    return BackendUnavailable(unreachable, retryable=True)
+    return BackendError(f"The connection broke mid-request ({type(exc).__name__}).", retryable=True)
 
 
 class Deadline:
