@@ -39,8 +39,13 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
 def test_fix_scenario_shows_the_fix_round() -> None:
     proc = localcode("--backend", "mock", "--model", "fix")
     assert proc.returncode == 0
-    assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr
+    assert (
+        "=== Round 1: generating 2 fix candidates and 2 fresh ones in parallel ===" in proc.stderr
+    )
+    assert "candidate 2 (fresh):" in proc.stderr
     assert "=== Rounds used: 2 ===" in proc.stdout
+    proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fix")
+    assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr
 
 
 def test_json_output_is_the_whole_result() -> None:
@@ -117,3 +122,43 @@ def test_backend_unavailable_exits_3() -> None:
     proc = localcode("--backend", "ollama", "--ollama-url", "http://127.0.0.1:9", "-q")
     assert proc.returncode == 3, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_own_tests_and_code_from_files(tmp_path: Path) -> None:
+    tests = tmp_path / "my_tests.py"
+    tests.write_text("def test_mine():\n    assert second_largest_unique([1, 3, 2]) == 2\n")
+    code = tmp_path / "start.py"
+    code.write_text("def second_largest_unique(nums):\n    return sorted(nums)[-2]\n")
+    proc = localcode("--backend", "mock", "--tests", str(tests), "--code", str(code))
+    assert proc.returncode == 0, proc.stderr
+    assert "given code: 2/5 passing, your tests 1/1" in proc.stderr
+    assert "=== Round 1: generating 2 fix candidates and 2 fresh ones" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("flag", "content", "words"),
+    [
+        ("--tests", "def test_x(:\n", "syntax error at line 1"),
+        ("--tests", "x = 1\n", "No test functions"),
+        ("--code", "def f(:\n", "code has a syntax error"),
+        ("--code", "  \n", "code file is empty"),
+    ],
+)
+def test_bad_tests_or_code_files_are_exit_2(
+    tmp_path: Path, flag: str, content: str, words: str
+) -> None:
+    f = tmp_path / "file.py"
+    f.write_text(content)
+    proc = localcode("--backend", "mock", flag, str(f))
+    assert proc.returncode == 2 and words in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_missing_tests_file_is_exit_2() -> None:
+    proc = localcode("--backend", "mock", "--tests", "/nonexistent/t.py")
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+
+
+def test_sandbox_none_is_said_out_loud() -> None:
+    proc = localcode("--backend", "mock", "--sandbox", "none", "-q")
+    assert proc.returncode == 0 and "ran without isolation" in proc.stdout

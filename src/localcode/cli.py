@@ -44,6 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
     task = p.add_argument_group("task")
     task.add_argument("--task", help="the coding task (default: the second-largest-unique demo)")
     task.add_argument("--task-file", metavar="FILE", help="read the task from FILE ('-': stdin)")
+    task.add_argument(
+        "--tests",
+        metavar="FILE",
+        help="your own pytest tests: trusted, never rewritten, outweigh generated ones",
+    )
+    task.add_argument(
+        "--code", metavar="FILE", help="existing code to start from: scored first, then improved"
+    )
     loop = p.add_argument_group("loop")
     loop.add_argument(
         "--max-iters", type=int, default=3, help="max rounds, round 0 included (default 3)"
@@ -68,7 +76,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     loop.add_argument("--seed", type=int, default=0, help="base seed; candidate i gets seed+i")
     loop.add_argument(
+        "--ranking",
+        choices=["codet", "plain"],
+        default="codet",
+        help="codet: agreement between candidates and tests (default); "
+        "plain: the prototype's pass fraction",
+    )
+    loop.add_argument(
+        "--later-rounds",
+        choices=["mixed", "fix"],
+        default="mixed",
+        help="mixed: half fixes of the best, half fresh samples (default); "
+        "fix: all fixes (the prototype)",
+    )
+    loop.add_argument(
         "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
+    )
+    loop.add_argument(
+        "--sandbox",
+        choices=["auto", "strict", "none"],
+        default="auto",
+        help="auto: every isolation layer this machine allows (default); strict: refuse to run "
+        "without full isolation; none: no isolation (trusted code only)",
     )
     back = add_backend_args(p)
     back.add_argument(
@@ -176,6 +205,9 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         seed=args.seed,
         max_tokens=args.max_tokens,
         max_test_tokens=args.max_tokens,
+        ranking=args.ranking,
+        later_rounds=args.later_rounds,
+        sandbox=args.sandbox,
     )
     cfg.validate()
     return cfg
@@ -206,7 +238,9 @@ def run_main(argv: Sequence[str]) -> int:
     if args.output:
         _check_writable(args.output)
     progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, verbose=args.verbose)
-    result = solve(task, cfg, on_event=progress)
+    tests = read_text_file(args.tests, "Tests file") if args.tests else None
+    code = read_text_file(args.code, "Code file") if args.code else None
+    result = solve(task, cfg, on_event=progress, tests=tests, code=code)
     if args.output:
         Path(args.output).write_text(result.final_code.rstrip() + "\n", encoding="utf-8")
     if args.json:
@@ -262,8 +296,18 @@ class Progress:
             self.out.write(_indent(ev.detail) + "\n")
 
     def on_round(self, ev: Event) -> None:
-        what = "candidate solutions" if ev.detail == "initial" else "fix candidates"
-        self.out.write(f"\n=== Round {ev.round}: generating {self.n} {what} in parallel ===\n")
+        n, fixes = self.n, self.n - self.n // 2
+        what = {
+            "given": "scoring the given code",
+            "initial": f"generating {n} candidate solutions in parallel",
+            "fix": f"generating {n} fix candidates in parallel",
+            "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
+        }[ev.detail]
+        self.out.write(f"\n=== Round {ev.round}: {what} ===\n")
+
+    def on_round_done(self, ev: Event) -> None:
+        if ev.detail:
+            self.out.write(f"  suspect tests (the consensus fails them): {ev.detail}\n")
 
     def on_generated(self, ev: Event) -> None:
         if self.verbose:
@@ -273,11 +317,11 @@ class Progress:
         c = ev.candidate
         assert c is not None
         run = c.run
-        line = (
-            f"  candidate {c.index}: {run.passed}/{run.total} passing"
-            if run
-            else f"  candidate {c.index}: no code"
-        )
+        name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
+        name = "given code" if c.origin == "user" else name
+        line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
+        if c.user_run:
+            line += f", your tests {c.user_run.passed}/{c.user_run.total}"
         if c.reason:
             line += f"  ({c.reason.splitlines()[0][:200]})"
         self.out.write(line + "\n")
@@ -299,6 +343,10 @@ def print_summary(result: SolveResult, out: TextIO) -> None:
     out.write((result.final_code.rstrip() or "(no code was produced)") + "\n")
     out.write(f"\n=== SCORE: {result.score:.0%} ===\n")
     out.write(f"=== Rounds used: {result.rounds_used} ===\n")
+    if result.suspect_tests:
+        out.write(
+            f"suspect tests (likely wrong; the consensus fails them): {', '.join(result.suspect_tests)}\n"
+        )
     for note in result.notes:
         out.write(f"note: {note}\n")
 

@@ -49,6 +49,8 @@ class AgentConfig:
             raise UsageError("--max-tokens must be at least 1.")
         if self.request_timeout <= 0:
             raise UsageError("--request-timeout must be a positive number of seconds.")
+        if self.sandbox not in ("auto", "strict", "none"):
+            raise UsageError(f"--sandbox must be auto, strict or none (got '{self.sandbox}').")
         if self.later_rounds not in ("fix", "mixed"):
             raise UsageError(
                 f"--later-rounds must be 'fix' or 'mixed' (got '{self.later_rounds}')."

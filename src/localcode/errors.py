@@ -48,7 +48,9 @@ class ModelError(BackendUnavailable):
 
 
 class SandboxError(LocalCodeError):
-    """The sandbox could not run code (not: the code failed its tests)."""
+    """The sandbox could not run code (not: the code failed its tests), or refused to (strict)."""
+
+    exit_code = 2
 
 
 class GenerationError(LocalCodeError):

@@ -14,7 +14,7 @@ from .errors import BackendError, BackendUnavailable, GenerationError, PromptToo
 from .extract import defined_names, drop_definitions, extract_code, extract_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
-from .sandbox import Limits, run_tests
+from .sandbox import Limits, check_isolation, run_tests
 from .task import Task, parse_task, validate_user_code, validate_user_tests
 
 N_TESTS = 5
@@ -55,10 +55,15 @@ def solve(
     parsed = parse_task(task)
     user_tests = validate_user_tests(tests) if tests is not None else None
     start_code = validate_user_code(code) if code is not None else None
+    isolation = check_isolation(cfg.sandbox)  # `strict` refuses here, before any model call
     owned = backend is None
     model = backend or create_backend(cfg)
     try:
         run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests)
+        if cfg.sandbox == "auto" and isolation.missing:
+            run.notes.append(f"sandbox: {isolation.warning} (see `localcode doctor`)")
+        elif cfg.sandbox == "none":
+            run.notes.append("sandbox: none — candidates ran without isolation (--sandbox none)")
         return run.execute(start_code)
     finally:
         if owned:

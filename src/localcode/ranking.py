@@ -2,7 +2,9 @@
 
 Two rankings: the prototype's (`plain`: highest pass fraction, then shortest code) and `codet`,
 dual execution agreement (CodeT, arXiv 2207.10397): candidates that pass the same set of
-generated tests form a consensus set, scored by its size times the number of tests it passes.
+generated tests form a consensus set, scored by its number of distinct programs times the number
+of tests it passes (CodeT counts samples; with a handful of samples from a small model, one wrong
+program sampled twice would then outvote a lone full pass).
 A generated test that the winning consensus fails, while fewer distinct programs pass it than
 agree on the winner, is marked suspect: probably a wrong expected value, not a wrong program.
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
@@ -74,8 +76,10 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
         return rank_plain(pool)
 
     def group_key(item: tuple[frozenset[str], list[Candidate]]) -> tuple[int, int, int]:
+        # distinct programs, not samples: one program sampled twice must not outvote a full pass
         tests, members = item
-        return (len(members) * len(tests), len(tests), len(members))
+        distinct = len({_program(c) for c in members})
+        return (distinct * len(tests), len(tests), len(members))
 
     tests, members = max(groups.items(), key=group_key)
     best = min(members, key=_order)

@@ -518,7 +518,9 @@ def main() -> None:
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        libc.prctl(confine.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # No PR_SET_PDEATHSIG here: it fires when the *thread* that started the worker exits (the
+    # agent starts the pool from a short-lived scoring thread), which killed healthy workers.
+    # The worker still ends with its parent: stdin reaches EOF and the loop below returns.
     _warm_up()
     worker = Worker(slot)
     plan = worker.plan
