@@ -1,0 +1,136 @@
+"""How to send one best-of-N round to the embedded llama.cpp engine: one "n" request, N concurrent, or N in a row.
+
+Run: .venv/bin/python bench/local_engine.py [--model qwen2.5-coder-1.5b] [--n 4] [--max-tokens 200]
+
+Same prompts, same seeds, same max_tokens in every mode; the server's prompt cache is off for these
+requests, so each round pays its prompt processing as a fresh round of the agent would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from localcode import models, prompts
+from localcode.backends.llama_server import default_threads, start_server
+from localcode.backends.mock import NO_DEDUPE
+from localcode.cli import DEFAULT_TASK
+
+FEEDBACK = """test_case_2 failed:
+    assert second_largest_unique([5, 5, 5, 5]) is None
+AssertionError: assert 5 is None
+ +  where 5 = second_largest_unique([5, 5, 5, 5])"""
+
+PROMPTS = {
+    "code": prompts.code_prompt(DEFAULT_TASK, "second_largest_unique"),
+    "fix": prompts.fix_prompt(DEFAULT_TASK, "second_largest_unique", NO_DEDUPE, FEEDBACK),
+}
+
+
+@dataclass
+class Result:
+    mode: str
+    prompt: str
+    wall_s: float
+    generated: int  # tokens over all N replies
+    prompt_tokens: int
+    distinct: int
+
+
+def pick_model(name: str | None) -> tuple[str, str]:
+    """The requested model, else 1.5B when pulled, else 0.5B; and a note saying which."""
+    if name:
+        return name, ""
+    for candidate in ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b"):
+        if models.status(candidate).installed:
+            note = "" if candidate == models.DEFAULT_MODEL else (
+                f"NOTE: {models.DEFAULT_MODEL} is not pulled; measuring {candidate} instead."
+            )
+            return candidate, note
+    sys.exit("No model pulled: run `localcode models pull qwen2.5-coder-1.5b` first.")
+
+
+def chat(client: httpx.Client, messages: Any, n: int, seed: int, max_tokens: int) -> list[str]:
+    body = {"messages": messages, "n": n, "seed": seed, "temperature": 0.8,
+            "max_tokens": max_tokens, "cache_prompt": False}
+    resp = client.post("/v1/chat/completions", json=body)
+    resp.raise_for_status()
+    return [c["message"]["content"] or "" for c in resp.json()["choices"]]
+
+
+def count(client: httpx.Client, text: str) -> int:
+    return len(client.post("/tokenize", json={"content": text}).json()["tokens"])
+
+
+def run_mode(client: httpx.Client, mode: str, name: str, n: int, max_tokens: int) -> Result:
+    messages = PROMPTS[name]
+    t0 = time.perf_counter()
+    if mode == "one n request":
+        texts = chat(client, messages, n, 0, max_tokens)
+    elif mode == "concurrent":
+        with ThreadPoolExecutor(n) as pool:
+            texts = [t for ts in pool.map(lambda s: chat(client, messages, 1, s, max_tokens),
+                                          range(n)) for t in ts]
+    else:
+        texts = [chat(client, messages, 1, s, max_tokens)[0] for s in range(n)]
+    wall = time.perf_counter() - t0
+    ptoks = client.post("/v1/chat/completions/input_tokens", json={"messages": messages})
+    return Result(mode, name, wall, sum(count(client, t) for t in texts),
+                  int(ptoks.json()["input_tokens"]), len(set(texts)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", choices=list(models.MODELS), default=None)
+    ap.add_argument("--n", type=int, default=4)
+    ap.add_argument("--max-tokens", type=int, default=200)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--prompts", default="code,fix", help="comma list of: code, fix")
+    args = ap.parse_args()
+    name, note = pick_model(args.model)
+    path = models.installed_path(name)
+    threads = args.threads or default_threads()
+    if note:
+        print(note)
+    t0 = time.perf_counter()
+    server = start_server(path, slots=args.n, ctx_per_slot=2048, threads=threads)
+    load_s = time.perf_counter() - t0
+    print(f"model {name} ({path.stat().st_size / 1e9:.2f} GB), {threads} threads, "
+          f"{args.n} slots; load {load_s:.2f} s")
+    print(f"machine: {os.cpu_count()} CPUs, load average before the run {_load()}\n")
+    modes = ("one n request", "concurrent", "sequential")
+    rows: list[Result] = []
+    with server, httpx.Client(base_url=server.root_url, timeout=1800) as client:
+        chat(client, PROMPTS["code"], 1, 99, 8)  # first-request overheads out of the timings
+        for prompt_name in args.prompts.split(","):
+            for mode in modes:
+                rows.append(run_mode(client, mode, prompt_name, args.n, args.max_tokens))
+                r = rows[-1]
+                print(f"  measured {prompt_name}/{mode}: {r.wall_s:.1f} s", file=sys.stderr)
+    print_table(rows, args.n, args.max_tokens)
+    print(f"load average after the run {_load()} (other processes on the CPUs skew every figure)")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+
+
+def print_table(rows: list[Result], n: int, max_tokens: int) -> None:
+    print(f"One round of N={n} candidates, max_tokens={max_tokens}, temperature 0.8, seeds 0..{n-1}")
+    print(f"{'prompt':<6} {'tokens':>6}  {'mode':<14} {'wall s':>7} {'gen tok':>7} "
+          f"{'tok/s':>6} {'distinct':>8} {'vs n':>5}")
+    for r in rows:
+        base = next(x for x in rows if x.prompt == r.prompt and x.mode == "one n request")
+        print(f"{r.prompt:<6} {r.prompt_tokens:>6}  {r.mode:<14} {r.wall_s:>7.1f} {r.generated:>7} "
+              f"{r.generated / r.wall_s:>6.1f} {r.distinct:>5}/{n:<2} {r.wall_s / base.wall_s:>5.2f}")
+
+
+if __name__ == "__main__":
+    main()

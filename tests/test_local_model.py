@@ -1,0 +1,116 @@
+"""The local backend with the real 0.5B model (CI runs `localcode models pull qwen2.5-coder-0.5b` first)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from localcode import AgentConfig, models, prompts, solve
+from localcode.backends.llama_server import start_server
+from localcode.backends.local import LocalBackend
+from localcode.cli import DEFAULT_TASK, main
+from localcode.errors import ModelError, PromptTooLong
+
+pytestmark = pytest.mark.model
+
+SMALL = "qwen2.5-coder-0.5b"
+
+
+@pytest.fixture(scope="module")
+def model_file() -> Path:
+    """The 0.5B model, found and verified by the model manager like any run finds it."""
+    try:
+        return models.installed_path(SMALL)
+    except ModelError as exc:
+        pytest.fail(f"The model tests need the small model: {exc}")
+
+
+@pytest.fixture(scope="module")
+def backend(model_file: Path) -> Iterator[LocalBackend]:
+    b = LocalBackend(model_file, slots=4, ctx_size=2048, request_timeout=900)
+    yield b
+    b.close()
+
+
+def code_messages() -> list[dict[str, str]]:
+    return prompts.code_prompt(DEFAULT_TASK, "second_largest_unique")
+
+
+def test_n_seeds_give_n_distinct_candidates_in_one_request(backend: LocalBackend) -> None:
+    replies = backend.complete(code_messages(), n=4, temperature=0.8, seed=0, max_tokens=96)
+    assert [c.seed for c in replies] == [0, 1, 2, 3]
+    assert len({c.text for c in replies}) == 4
+    assert all(c.error is None and c.text for c in replies)
+    assert len({c.prompt_tokens for c in replies}) == 1
+    assert all(c.completion_tokens and 0 < c.completion_tokens <= 96 for c in replies)
+
+
+def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:
+    b = LocalBackend(model_file, slots=2, ctx_size=1024, use_n=False, request_timeout=900)
+    try:
+        replies = b.complete(code_messages(), n=2, temperature=0.8, seed=10, max_tokens=48)
+        once = b.complete(code_messages(), n=1, temperature=0.8, seed=12, max_tokens=48)
+        twice = b.complete(code_messages(), n=1, temperature=0.8, seed=12, max_tokens=48)
+    finally:
+        b.close()
+    assert [c.seed for c in replies] == [10, 11]
+    assert replies[0].text != replies[1].text
+    assert once[0].text == twice[0].text  # same seed, same request, one after another
+
+
+def test_a_prompt_that_cannot_fit_a_slot_is_refused_before_it_is_sent(
+    backend: LocalBackend,
+) -> None:
+    long_task = "Write a function. " + "Some context the model does not need. " * 300
+    with pytest.raises(PromptTooLong, match=r"slot holds 2048.*--ctx-size"):
+        backend.complete(prompts.code_prompt(long_task, None), n=4, max_tokens=512)
+
+
+def test_server_handle_serves_v1_then_stops(model_file: Path) -> None:
+    server = start_server(model_file, slots=1, ctx_per_slot=512, threads=1)
+    with server:
+        assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
+        assert httpx.get(f"{server.base_url}/models", timeout=30).status_code == 200
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{server.base_url}/models", timeout=5)
+
+
+def test_corrupt_model_is_reported_and_never_loaded(
+    model_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    corrupt = tmp_path / model_file.name
+    shutil.copyfile(model_file, corrupt)
+    with corrupt.open("r+b") as f:  # one byte in the middle of the weights
+        f.seek(corrupt.stat().st_size // 2)
+        byte = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    monkeypatch.setenv("LOCALCODE_MODELS_DIR", str(tmp_path))
+    assert main(["--model", SMALL, "--task", "Write add(a, b) returning a + b."]) == 3
+    err = capsys.readouterr().err
+    assert "is corrupt or not qwen2.5-coder-0.5b" in err
+    assert f"localcode models pull {SMALL}" in err
+
+
+def test_missing_model_is_reported_with_the_pull_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LOCALCODE_MODELS_DIR", str(tmp_path))
+    assert main(["--model", SMALL, "--task", "Write add(a, b) returning a + b."]) == 3
+    assert f"Get it with: localcode models pull {SMALL}" in capsys.readouterr().err
+
+
+def test_agent_reaches_a_full_pass_on_the_demo_task(model_file: Path) -> None:
+    cfg = AgentConfig(
+        backend="local", model=SMALL, n_candidates=4, max_iters=3, seed=0,
+        ctx_size=3072, max_tokens=384, request_timeout=900,
+    )
+    result = solve(DEFAULT_TASK, cfg)
+    assert result.passed, result.notes
+    assert result.score == 1.0
+    assert "def second_largest_unique" in result.final_code
