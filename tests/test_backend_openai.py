@@ -65,7 +65,7 @@ def test_same_seed_same_reply(llama: LlamaServer) -> None:
 @pytest.mark.model
 def test_whole_loop(llama: LlamaServer, demo_task: str) -> None:
     cfg = AgentConfig(
-        backend="openai", n_candidates=SLOTS, max_iters=1, max_tokens=300, max_test_tokens=400
+        backend="openai", n_candidates=SLOTS, max_iters=1, max_tokens=256, max_test_tokens=400
     )
     result = solve(demo_task, cfg, backend=OpenAIBackend(None, llama.base_url, retry=FAST))
     assert result.tests and len(result.rounds) == 1
