@@ -50,16 +50,24 @@ def pick_model(name: str | None) -> tuple[str, str]:
         return name, ""
     for candidate in ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b"):
         if models.status(candidate).installed:
-            note = "" if candidate == models.DEFAULT_MODEL else (
-                f"NOTE: {models.DEFAULT_MODEL} is not pulled; measuring {candidate} instead."
+            note = (
+                ""
+                if candidate == models.DEFAULT_MODEL
+                else (f"NOTE: {models.DEFAULT_MODEL} is not pulled; measuring {candidate} instead.")
             )
             return candidate, note
     sys.exit("No model pulled: run `localcode models pull qwen2.5-coder-1.5b` first.")
 
 
 def chat(client: httpx.Client, messages: Any, n: int, seed: int, max_tokens: int) -> list[str]:
-    body = {"messages": messages, "n": n, "seed": seed, "temperature": 0.8,
-            "max_tokens": max_tokens, "cache_prompt": False}
+    body = {
+        "messages": messages,
+        "n": n,
+        "seed": seed,
+        "temperature": 0.8,
+        "max_tokens": max_tokens,
+        "cache_prompt": False,
+    }
     resp = client.post("/v1/chat/completions", json=body)
     resp.raise_for_status()
     return [c["message"]["content"] or "" for c in resp.json()["choices"]]
@@ -76,14 +84,23 @@ def run_mode(client: httpx.Client, mode: str, name: str, n: int, max_tokens: int
         texts = chat(client, messages, n, 0, max_tokens)
     elif mode == "concurrent":
         with ThreadPoolExecutor(n) as pool:
-            texts = [t for ts in pool.map(lambda s: chat(client, messages, 1, s, max_tokens),
-                                          range(n)) for t in ts]
+            texts = [
+                t
+                for ts in pool.map(lambda s: chat(client, messages, 1, s, max_tokens), range(n))
+                for t in ts
+            ]
     else:
         texts = [chat(client, messages, 1, s, max_tokens)[0] for s in range(n)]
     wall = time.perf_counter() - t0
     ptoks = client.post("/v1/chat/completions/input_tokens", json={"messages": messages})
-    return Result(mode, name, wall, sum(count(client, t) for t in texts),
-                  int(ptoks.json()["input_tokens"]), len(set(texts)))
+    return Result(
+        mode,
+        name,
+        wall,
+        sum(count(client, t) for t in texts),
+        int(ptoks.json()["input_tokens"]),
+        len(set(texts)),
+    )
 
 
 def main() -> None:
@@ -102,8 +119,10 @@ def main() -> None:
     t0 = time.perf_counter()
     server = start_server(path, slots=args.n, ctx_per_slot=2048, threads=threads)
     load_s = time.perf_counter() - t0
-    print(f"model {name} ({path.stat().st_size / 1e9:.2f} GB), {threads} threads, "
-          f"{args.n} slots; load {load_s:.2f} s")
+    print(
+        f"model {name} ({path.stat().st_size / 1e9:.2f} GB), {threads} threads, "
+        f"{args.n} slots; load {load_s:.2f} s"
+    )
     print(f"machine: {os.cpu_count()} CPUs, load average before the run {_load()}\n")
     modes = ("one n request", "concurrent", "sequential")
     rows: list[Result] = []
@@ -123,13 +142,19 @@ def _load() -> str:
 
 
 def print_table(rows: list[Result], n: int, max_tokens: int) -> None:
-    print(f"One round of N={n} candidates, max_tokens={max_tokens}, temperature 0.8, seeds 0..{n-1}")
-    print(f"{'prompt':<6} {'tokens':>6}  {'mode':<14} {'wall s':>7} {'gen tok':>7} "
-          f"{'tok/s':>6} {'distinct':>8} {'vs n':>5}")
+    print(
+        f"One round of N={n} candidates, max_tokens={max_tokens}, temperature 0.8, seeds 0..{n - 1}"
+    )
+    print(
+        f"{'prompt':<6} {'tokens':>6}  {'mode':<14} {'wall s':>7} {'gen tok':>7} "
+        f"{'tok/s':>6} {'distinct':>8} {'vs n':>5}"
+    )
     for r in rows:
         base = next(x for x in rows if x.prompt == r.prompt and x.mode == "one n request")
-        print(f"{r.prompt:<6} {r.prompt_tokens:>6}  {r.mode:<14} {r.wall_s:>7.1f} {r.generated:>7} "
-              f"{r.generated / r.wall_s:>6.1f} {r.distinct:>5}/{n:<2} {r.wall_s / base.wall_s:>5.2f}")
+        print(
+            f"{r.prompt:<6} {r.prompt_tokens:>6}  {r.mode:<14} {r.wall_s:>7.1f} {r.generated:>7} "
+            f"{r.generated / r.wall_s:>6.1f} {r.distinct:>5}/{n:<2} {r.wall_s / base.wall_s:>5.2f}"
+        )
 
 
 if __name__ == "__main__":

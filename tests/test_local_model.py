@@ -80,7 +80,9 @@ def test_server_handle_serves_v1_then_stops(model_file: Path) -> None:
 
 
 def test_corrupt_model_is_reported_and_never_loaded(
-    model_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    model_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     corrupt = tmp_path / model_file.name
@@ -107,8 +109,14 @@ def test_missing_model_is_reported_with_the_pull_command(
 
 def test_agent_reaches_a_full_pass_on_the_demo_task(model_file: Path) -> None:
     cfg = AgentConfig(
-        backend="local", model=SMALL, n_candidates=4, max_iters=3, seed=0,
-        ctx_size=3072, max_tokens=384, request_timeout=900,
+        backend="local",
+        model=SMALL,
+        n_candidates=4,
+        max_iters=3,
+        seed=0,
+        ctx_size=3072,
+        max_tokens=384,
+        request_timeout=900,
     )
     result = solve(DEFAULT_TASK, cfg)
     assert result.passed, result.notes

@@ -123,8 +123,12 @@ def write_wheel(folder: Path, requirement: str, part: int, data: bytes, marker: 
     with zipfile.ZipFile(wheel, "w") as zf:
         zf.writestr(f"{pkg}/__init__.py", f"open({str(marker)!r}, 'w').write('imported')\n")
         zf.writestr(f"{pkg}/data/part{part:02d}.bin", data)
-        zf.writestr(f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
-        zf.writestr(f"{dist}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        zf.writestr(
+            f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        )
+        zf.writestr(
+            f"{dist}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        )
         zf.writestr(f"{dist}/RECORD", "")
     return wheel
 
@@ -165,9 +169,7 @@ def test_hash_mismatch_is_discarded_never_installed(models_dir: Path, hf: BlobSe
     assert not (models_dir / "tiny.gguf.partial").exists()
 
 
-def test_interrupted_transfer_leaves_no_model_and_resumes(
-    models_dir: Path, hf: BlobServer
-) -> None:
+def test_interrupted_transfer_leaves_no_model_and_resumes(models_dir: Path, hf: BlobServer) -> None:
     hf.cut_after, hf.cuts_left = 100_000, 1
     with pytest.raises(ModelError, match="interrupted at 100,000 of") as err:
         models.pull(tiny_model(), source="hf", retries=0)

@@ -22,7 +22,13 @@ class LlamaServer:
     """A running server. `base_url` is OpenAI-compatible (ends in /v1); `root_url` has /tokenize."""
 
     def __init__(
-        self, server: Any, root_url: str, *, model_path: Path, slots: int, ctx_per_slot: int,
+        self,
+        server: Any,
+        root_url: str,
+        *,
+        model_path: Path,
+        slots: int,
+        ctx_per_slot: int,
         threads: int,
     ) -> None:
         self._server: Any = server
@@ -95,8 +101,12 @@ def start_server(
             "there is memory for the context (lower --ctx-size or --n-candidates)."
         ) from exc
     handle = LlamaServer(
-        server, _root_url(server.listening_address), model_path=path, slots=slots,
-        ctx_per_slot=ctx_per_slot, threads=n_threads,
+        server,
+        _root_url(server.listening_address),
+        model_path=path,
+        slots=slots,
+        ctx_per_slot=ctx_per_slot,
+        threads=n_threads,
     )
     _track(handle)
     return handle

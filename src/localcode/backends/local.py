@@ -80,12 +80,16 @@ class LocalBackend:
         if not self.supports_n:
             return fan_out(
                 lambda s: self._request({**body, "seed": s}, s, prompt_tokens)[0],
-                n, seed, self.max_parallel,
+                n,
+                seed,
+                self.max_parallel,
             )
         out: list[Completion] = []
         for start in range(0, n, self.max_parallel):
             k = min(self.max_parallel, n - start)
-            out += self._request({**body, "n": k, "seed": seed + start}, seed + start, prompt_tokens)
+            out += self._request(
+                {**body, "n": k, "seed": seed + start}, seed + start, prompt_tokens
+            )
         return out
 
     def count_tokens(self, messages: Sequence[Message]) -> int:
@@ -141,7 +145,9 @@ class LocalBackend:
                 seed=seed + i,
                 prompt_tokens=usage.get("prompt_tokens", prompt_tokens),
                 # llama.cpp's usage counts choice 0 only; count the others' tokens the same way
-                completion_tokens=usage.get("completion_tokens") if i == 0 else self._reply_tokens(c),
+                completion_tokens=usage.get("completion_tokens")
+                if i == 0
+                else self._reply_tokens(c),
                 finish_reason=c.get("finish_reason"),
             )
             for i, c in enumerate(choices)
