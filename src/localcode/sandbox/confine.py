@@ -57,6 +57,22 @@ def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)))
 
 
+def setns(fd: int, nstype: int) -> None:
+    """Join the namespace open at `fd` (for a PID namespace: the one new children are born in)."""
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(nstype)))
+
+
+def fork_into_new_pid_namespace(own_pid_ns: int) -> int:
+    """fork() with the child as PID 1 of a new PID namespace, in one process hop instead of an
+    unshare-and-fork in a middle process. The caller stays where it was: `own_pid_ns` is an fd
+    of its own PID namespace, rejoined for its later children."""
+    unshare(CLONE_NEWPID)
+    pid = os.fork()
+    if pid:
+        setns(own_pid_ns, CLONE_NEWPID)
+    return pid
+
+
 def map_own_ids() -> None:
     """In a fresh user namespace, map our outer uid/gid to the same ids inside (unprivileged path)."""
     uid, gid = os.geteuid(), os.getegid()
@@ -332,6 +348,28 @@ def seccomp_filter() -> Any:
     with contextlib.suppress(RuntimeError, ValueError, OSError):
         f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory; libc falls back
     return f
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+
+
+def compile_seccomp(seccomp: Any) -> bytes:
+    """The filter as BPF, compiled once by libseccomp, so each child only loads it (~1 ms less)."""
+    fd = os.memfd_create("localcode-seccomp", os.MFD_CLOEXEC)
+    with os.fdopen(fd, "w+b") as f:
+        seccomp.export_bpf(f)
+        f.seek(0)
+        return f.read()
+
+
+def load_seccomp(bpf: bytes) -> None:
+    """Install a compiled filter on this thread (no_new_privs must be set, as libseccomp does)."""
+    prog = _SockFprog(len(bpf) // 8, bpf)
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0))
 
 
 def close_fds_except(keep: Iterable[int]) -> None:

@@ -37,6 +37,8 @@ UNUSED_PLUGINS = (
     "setuponly",
     "setupplan",
     "warnings",
+    "unraisableexception",  # turns unraisable errors into warnings (off above) after 5 gc passes
+    "threadexception",
     "lsof",
     "pytester",
 )
@@ -365,14 +367,8 @@ def run_pytest(
     """Run the test file with pytest and write one JSON report line; the caller exits after."""
     import pytest
 
-    sys.dont_write_bytecode = True
     reporter = Reporter()
-    if solution is not None:
-        present = [n for n in needed if n in solution.__dict__]
-        solution.__all__ = present  # type: ignore[attr-defined]  # star-import binds exactly the names the tests use
-        sys.modules["solution"] = solution
-    else:
-        sys.modules.pop("solution", None)
+    install_solution(solution, needed)
     code = -1
     if import_error is None:
         args = [os.path.join(tests_dir, "test_solution.py"), "--capture=sys"]
@@ -381,6 +377,22 @@ def run_pytest(
         for plugin in UNUSED_PLUGINS:
             args += ["-p", f"no:{plugin}"]
         code = int(pytest.main(args, plugins=[reporter]))
+    write_report(report, code, reporter, import_error)
+
+
+def install_solution(solution: types.ModuleType | None, needed: list[str]) -> None:
+    """Make `from solution import *` bind exactly the names the tests use, and nothing else."""
+    sys.dont_write_bytecode = True
+    if solution is not None:
+        present = [n for n in needed if n in solution.__dict__]
+        solution.__all__ = present  # type: ignore[attr-defined]
+        sys.modules["solution"] = solution
+    else:
+        sys.modules.pop("solution", None)
+
+
+def write_report(report: BinaryIO, code: int, reporter: Reporter, import_error: str | None) -> None:
+    """The one line the trusted side reads: only a line with `done` counts."""
     body = {
         "done": True,
         "exit": code,

@@ -14,6 +14,7 @@ from ..errors import SandboxError
 from ..extract import test_names
 from .cold import run_tests_cold
 from .pool import WorkerPool, default_pool
+from .quick import is_plain
 from .records import IsolationStatus, Limits, TestResult, TestRun
 
 MAX_MESSAGE_LINES = 8
@@ -120,6 +121,7 @@ def _job(code: str, tests: str, needed: list[str], split: bool, limits: Limits) 
         "tests": tests,
         "needed": needed,
         "split": split,
+        "plain": is_plain(tests),
         "timeout": limits.timeout,
         "cpu_seconds": limits.cpu_seconds,
         "memory_mb": limits.memory_mb,

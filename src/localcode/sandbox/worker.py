@@ -3,13 +3,18 @@
 Runs as its own process (`python -I -B -c ...`, started by pool.py) with a scrubbed environment.
 Protocol: one JSON line per job on stdin, one JSON line per result on the original stdout.
 
-Per candidate:  worker -> A (new namespaces) -> B (PID 1 there: pytest, the report pipe)
-                                                  -> S (split runs: new PID/mount ns, the candidate)
+Per candidate, as root:  worker -> B (PID 1 of new namespaces: the tests, the report pipe)
+                                     -> S (split runs: PID 1 of a PID namespace below, own mounts:
+                                           the candidate)
+Unprivileged, a middle process A first enters a user namespace and the others, then forks B.
+Every hop is a fork that waits for a CPU on a loaded machine, so there are as few as the
+isolation allows.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import select
@@ -22,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import confine, harness, wire
+from . import confine, harness, quick, wire
 
 UID_BASE = 0x6C630000  # unused uids for candidates when running as root: BASE + 2*slot (+1)
 MAX_REPORT = 16 << 20
@@ -70,7 +75,7 @@ def probe(seccomp_filter: Any) -> Plan:
         plan.missing["landlock"] = plan.missing["seccomp"] = plan.missing["namespaces"]
         return plan
     plan.userns = not plan.root
-    ok, reason = _try_in_child(lambda: _ns_enter(plan.userns, lambda: None))
+    ok, reason = _try_in_child(_ns_enter if plan.userns else _probe_pid1_enter)
     plan.namespaces = ok
     if not ok:
         plan.missing["namespaces"] = (
@@ -100,7 +105,7 @@ def probe(seccomp_filter: Any) -> Plan:
 
         def load() -> None:
             confine.set_no_new_privs()
-            seccomp_filter.load()
+            confine.load_seccomp(confine.compile_seccomp(seccomp_filter))
 
         ok, reason = _try_in_child(load)
         plan.seccomp = ok
@@ -127,19 +132,32 @@ def _try_in_child(action: Any) -> tuple[bool, str]:
     return answer == "ok", answer or "the probe crashed"
 
 
-def _ns_enter(userns: bool, then: Any) -> int:
-    """Enter new namespaces; fork the PID 1 of the new PID namespace, which mounts its /proc and
-    runs `then`. Returns in the child only; the intermediate process relays its exit status."""
-    confine.unshare(_NS_FLAGS | (confine.CLONE_NEWUSER if userns else 0))
-    if userns:
-        confine.map_own_ids()
+def _ns_enter() -> None:
+    """Unprivileged: enter a user namespace and the others, then fork the PID 1 of the new PID
+    namespace, which mounts its /proc. Returns in that child only; this process relays its exit."""
+    confine.unshare(_NS_FLAGS | confine.CLONE_NEWUSER)
+    confine.map_own_ids()
     pid = os.fork()
     if pid:
         _relay_exit(pid)
     confine.set_pdeathsig(0)
     confine.mount_private_proc()
-    then()
-    return 0
+
+
+def _pid1_enter() -> None:
+    """As root, in a process forked as PID 1 of a new PID namespace: new mount, network, IPC and
+    UTS namespaces for itself (they apply at once, no fork needed), and a /proc of its own."""
+    confine.unshare(_NS_FLAGS & ~confine.CLONE_NEWPID)
+    confine.set_pdeathsig(0)
+    confine.mount_private_proc()
+
+
+def _probe_pid1_enter() -> None:
+    own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    pid = confine.fork_into_new_pid_namespace(own)
+    if pid:
+        _relay_exit(pid)
+    _pid1_enter()
 
 
 def _relay_exit(pid: int) -> None:
@@ -157,6 +175,7 @@ class Job:
     tests: str
     needed: list[str]
     split: bool
+    plain: bool  # plain test functions: the quick runner instead of a pytest session
     timeout: float
     cpu_seconds: int
     memory_mb: int
@@ -168,11 +187,17 @@ class Job:
 
 
 class Worker:
-    def __init__(self, slot: int) -> None:
+    def __init__(self, slot: int, config: Any = None) -> None:
         self.slot = slot
-        self.filter = confine.seccomp_filter() if sys.platform.startswith("linux") else None
-        self.plan = probe(self.filter)
+        self.config = config  # the warm pytest config, for the quick runner's failure texts
+        seccomp = confine.seccomp_filter() if sys.platform.startswith("linux") else None
+        self.plan = probe(seccomp)
+        self.bpf = confine.compile_seccomp(seccomp) if self.plan.seccomp else b""
         self.readable = _readable_paths(self.plan.namespaces)
+        # as root, B is forked straight into a new PID namespace; this fd brings the worker back
+        self.own_pid_ns = -1
+        if self.plan.namespaces and not self.plan.userns:
+            self.own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
 
     def run(self, job: Job) -> dict[str, Any]:
         base = tempfile.mkdtemp(prefix=f"localcode-run-{os.getpid()}-")
@@ -199,7 +224,8 @@ class Worker:
         out_r, out_w = os.pipe()
         rep_r, rep_w = os.pipe()
         started = time.monotonic()
-        pid = os.fork()
+        pid_ns = confined and self.own_pid_ns >= 0
+        pid = confine.fork_into_new_pid_namespace(self.own_pid_ns) if pid_ns else os.fork()
         if pid == 0:
             try:
                 os.close(out_r)
@@ -215,14 +241,16 @@ class Worker:
         os.close(out_w)
         os.close(rep_w)
         result = _collect(pid, out_r, rep_r, job, started)
-        _kill_descendants()  # B (reparented here when A is killed) or, without PID ns, leftovers
+        if not pid_ns:  # B reparented here when A is killed, or leftovers without a PID namespace
+            _kill_descendants()  # (with B as PID 1 here, reaping B means its namespace is empty)
         result["layers"] = self.plan.active() if confined else ["rlimits", "process-group kill"]
         return result
 
     def _child(
         self, job: Job, tests_dir: str, sol_dir: str, out_w: int, rep_w: int, confined: bool
     ) -> None:
-        """Process A: its own session, then (confined) new namespaces and B as their PID 1."""
+        """Its own session, then (confined) new namespaces, with this process or (unprivileged,
+        via A) its child as their PID 1: B."""
         os.setsid()
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
@@ -234,7 +262,10 @@ class Worker:
         sys.stdout = os.fdopen(1, "w", buffering=1)
         sys.stderr = os.fdopen(2, "w", buffering=1)
         if confined and self.plan.namespaces:
-            _ns_enter(self.plan.userns, lambda: None)
+            if self.own_pid_ns >= 0:
+                _pid1_enter()
+            else:
+                _ns_enter()
             if self.plan.root:
                 confine.expose_to_others(self.readable)
         else:
@@ -248,7 +279,7 @@ class Worker:
         import_error = None
         if job.split:
             mine, theirs = socket.socketpair()
-            pid = os.fork()
+            pid = self._fork_solution(confined)
             if pid == 0:
                 report.close()
                 mine.close()
@@ -266,10 +297,24 @@ class Worker:
                 module = solution
             except BaseException as exc:  # noqa: BLE001
                 import_error = _import_error_text(exc)
-        harness.run_pytest(tests_dir, report, module, import_error, job.needed)
+        if job.plain:
+            quick.run_plain(tests_dir, report, module, import_error, job.needed, self.config)
+        else:
+            harness.run_pytest(tests_dir, report, module, import_error, job.needed)
         report.close()
         sys.stdout.flush()
         os._exit(0)
+
+    def _fork_solution(self, confined: bool) -> int:
+        """Fork S, as PID 1 of a PID namespace below this one (the tests' process out of its
+        sight) when namespaces apply: one hop, where unshare-then-fork in S took two."""
+        if not (confined and self.plan.namespaces):
+            return os.fork()
+        own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            return confine.fork_into_new_pid_namespace(own)
+        finally:
+            os.close(own)
 
     def _solution_process(
         self, job: Job, sock: socket.socket, tests_dir: str, sol_dir: str, confined: bool
@@ -278,10 +323,7 @@ class Worker:
         sight), locked down, then the candidate is imported and serves calls."""
         try:
             if confined and self.plan.namespaces:
-                confine.unshare(confine.CLONE_NEWPID | confine.CLONE_NEWNS)
-                pid = os.fork()
-                if pid:
-                    _relay_exit(pid)
+                confine.unshare(confine.CLONE_NEWNS)
                 confine.set_pdeathsig(0)
                 confine.mount_private_proc()
                 confine.hide_dir(tests_dir)
@@ -318,8 +360,8 @@ class Worker:
         confine.set_no_new_privs()
         if self.plan.landlock:
             confine.landlock(self.readable + also_read, [home, os.devnull], self.plan.landlock)
-        if self.plan.seccomp and self.filter is not None:
-            self.filter.load()
+        if self.bpf:
+            confine.load_seccomp(self.bpf)
 
 
 def _connect(client: harness.SolutionClient, needed: list[str]) -> tuple[Any, str | None]:
@@ -482,27 +524,44 @@ def _rmtree(path: str) -> None:
     shutil.rmtree(path, onerror=fix)
 
 
-def _warm_up() -> None:
-    """Run pytest once in this process so its lazy imports are done before the first fork."""
+class _Keep:
+    """pytest plugin that keeps the session's config for the quick runner."""
+
+    config: Any = None
+
+    def pytest_configure(self, config: Any) -> None:
+        self.config = config
+
+
+WARM_TESTS = """
+def test_pass():
+    assert [1] == [1]
+
+def test_fail():
+    assert [1, 2] == [1, 3]
+"""
+
+
+def _warm_up() -> Any:
+    """Run pytest and the quick runner once here, a passing and a failing test, so their lazy
+    imports and caches (inspect's module-by-file map costs ~50 ms cold) are filled before the first
+    fork instead of in every child. Returns the pytest config the quick runner reuses."""
     import pytest
 
+    keep = _Keep()
     with tempfile.TemporaryDirectory(prefix="localcode-warm-") as d:
-        _write(os.path.join(d, "test_warm.py"), "def test_warm():\n    assert [1] == [1]\n")
+        path = os.path.join(d, "test_solution.py")
+        _write(path, WARM_TESTS)
         _write(os.path.join(d, "pytest.ini"), "[pytest]\n")
         unused = [f"-pno:{name}" for name in harness.UNUSED_PLUGINS]
-        pytest.main(
-            [
-                *unused,
-                os.path.join(d, "test_warm.py"),
-                "-c",
-                os.path.join(d, "pytest.ini"),
-                "--rootdir",
-                d,
-            ],
-            plugins=[],
-        )
-    for name in [m for m in sys.modules if m == "test_warm"]:
-        del sys.modules[name]
+        args = [*unused, path, "-c", os.path.join(d, "pytest.ini"), "--rootdir", d]
+        pytest.main(args, plugins=[keep, harness.Reporter()])
+        with open(os.devnull, "wb") as sink:
+            quick.run_plain(d, sink, None, None, [], keep.config)
+    for name in ("test_solution", "solution"):
+        sys.modules.pop(name, None)
+    sys.path[:] = [p for p in sys.path if p != d]
+    return keep.config
 
 
 def main() -> None:
@@ -521,8 +580,8 @@ def main() -> None:
     # No PR_SET_PDEATHSIG here: it fires when the *thread* that started the worker exits (the
     # agent starts the pool from a short-lived scoring thread), which killed healthy workers.
     # The worker still ends with its parent: stdin reaches EOF and the loop below returns.
-    _warm_up()
-    worker = Worker(slot)
+    worker = Worker(slot, _warm_up())
+    gc.freeze()  # children skip the worker's objects when they collect: less work, fewer page copies
     plan = worker.plan
     proto.write(
         json.dumps(
