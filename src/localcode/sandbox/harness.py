@@ -94,13 +94,27 @@ class SolutionClient:
         self.rfile, self.wfile = rfile, wfile
         self.dead: str | None = None
 
-    def request(self, message: dict[str, Any]) -> Any:
+    def request(self, message: dict[str, Any], args: list[Any] | None = None) -> Any:
+        """Send one message and return the decoded reply; `args` (the caller's own objects,
+        never sent) receive the solution's in-place changes to them."""
         __tracebackhide__ = True
+        self.send(message)
+        return self.receive(args)
+
+    def send(self, message: dict[str, Any]) -> None:
         if self.dead:
             raise RuntimeError(self.dead)
         try:
             self.wfile.write(wire.dumps(message))
             self.wfile.flush()
+        except OSError:
+            pass  # the process is gone: receive() finds out and says so
+
+    def receive(self, args: list[Any] | None = None) -> Any:
+        __tracebackhide__ = True
+        if self.dead:
+            raise RuntimeError(self.dead)
+        try:
             line = self.rfile.readline(MAX_LINE)
         except OSError:
             line = b""
@@ -111,7 +125,8 @@ class SolutionClient:
         if "raise" in reply:
             raise _rebuild_exception(reply["raise"])
         for index, value in reply.get("after", []):
-            _update_in_place(message["_args"][index], self._decode(value))
+            if args is not None and 0 <= index < len(args):
+                _update_in_place(args[index], self._decode(value))
         return self._decode(reply.get("v"))
 
     def _decode(self, data: Any) -> Any:
@@ -136,8 +151,7 @@ class SolutionClient:
             }
         except wire.Unencodable as exc:
             raise SplitUnsupported(str(exc)) from None
-        message["_args"] = list(args)
-        return self.request(message)
+        return self.request(message, list(args))
 
     def op(self, target: dict[str, Any], op: str, arg: Any = None, label: str = "") -> Any:
         __tracebackhide__ = True
@@ -151,11 +165,18 @@ class SolutionClient:
         return value
 
     def lookup(self, names: list[str]) -> dict[str, Any]:
-        kinds = self.request({"op": "names", "names": names})
+        return self.found(self.request(lookup_message(names)))
+
+    def found(self, kinds: dict[str, Any]) -> dict[str, Any]:
+        """The solution's answer to a lookup: proxies for its callables, copies of its values."""
         found: dict[str, Any] = {}
         for name, (kind, value) in kinds.items():
             found[name] = _Remote(self, {"name": name}, name) if kind == "callable" else value
         return found
+
+
+def lookup_message(names: list[str]) -> dict[str, Any]:
+    return {"op": "names", "names": names}
 
 
 class SplitUnsupported(Exception):

@@ -87,25 +87,42 @@ def run_plain(
     import_error: str | None,
     needed: list[str],
     config: Any,
+    code: types.CodeType | None = None,
 ) -> None:
     """Run the test file's functions and write one JSON report line, as `harness.run_pytest` does.
 
     `config` is the worker's warm pytest config: the assertion plugin reads its settings (verbosity,
-    truncation) when it explains a failed comparison, exactly as inside a session."""
+    truncation) when it explains a failed comparison, exactly as inside a session. `code` is the
+    test file from `compile_tests`, when it was compiled ahead."""
     reporter = harness.Reporter()
     harness.install_solution(solution, needed)
-    code = -1
+    exit_code = -1
     if import_error is None:
-        code = _run_module(os.path.join(tests_dir, "test_solution.py"), reporter, config)
-    harness.write_report(report, code, reporter, import_error)
+        exit_code = _run_module(_test_file(tests_dir), reporter, config, code)
+    harness.write_report(report, exit_code, reporter, import_error)
 
 
-def _run_module(path: str, reporter: harness.Reporter, config: Any) -> int:
+def compile_tests(tests_dir: str, config: Any) -> types.CodeType | None:
+    """The test file compiled as pytest imports it, `assert`s rewritten to show their values on
+    failure; None if that fails (run_plain then reports why)."""
+    try:
+        return _compile_rewritten(_test_file(tests_dir), config)
+    except Exception:
+        return None
+
+
+def _test_file(tests_dir: str) -> str:
+    return os.path.join(tests_dir, "test_solution.py")
+
+
+def _run_module(
+    path: str, reporter: harness.Reporter, config: Any, code: types.CodeType | None
+) -> int:
     import pytest
 
     sys.path.insert(0, os.path.dirname(path))  # as pytest's default import mode does
     try:
-        module = _import_rewritten(path, config)
+        module = _import(path, code or _compile_rewritten(path, config))
     except pytest.skip.Exception:
         return EXIT_NO_TESTS  # a module-level skip: nothing ran
     except BaseException as exc:  # noqa: BLE001 - a collection error, whatever it is
@@ -132,15 +149,18 @@ def _function(obj: Any) -> bool:
     return inspect.isfunction(obj)  # not a proxy of the solution's function: pytest skips those too
 
 
-def _import_rewritten(path: str, config: Any) -> types.ModuleType:
-    """Import the test file as pytest does: `assert`s rewritten to show their values on failure."""
+def _compile_rewritten(path: str, config: Any) -> types.CodeType:
+    """Compile the test file as pytest's import hook does, `assert`s rewritten."""
     from _pytest.assertion.rewrite import rewrite_asserts
 
     with open(path, "rb") as f:
         source = f.read()
     tree = ast.parse(source, filename=path)
     rewrite_asserts(tree, source, path, config)
-    code = compile(tree, path, "exec", dont_inherit=True)
+    return compile(tree, path, "exec", dont_inherit=True)
+
+
+def _import(path: str, code: types.CodeType) -> types.ModuleType:
     module = types.ModuleType("test_solution")
     module.__file__ = path
     sys.modules["test_solution"] = module

@@ -273,7 +273,7 @@ class Worker:
         self._tests_process(job, tests_dir, sol_dir, confined)
 
     def _tests_process(self, job: Job, tests_dir: str, sol_dir: str, confined: bool) -> None:
-        """Process B: start the solution process (split runs), lock itself down, run pytest."""
+        """Process B: start the solution process (split runs), lock itself down, run the tests."""
         report = os.fdopen(3, "wb")
         module: Any = None
         import_error = None
@@ -285,20 +285,16 @@ class Worker:
                 mine.close()
                 self._solution_process(job, theirs, tests_dir, sol_dir, confined)
             theirs.close()
-        self._confine(job, tests_dir, [sol_dir] if not job.split else [], 0, confined)
-        if job.split:
             client = harness.SolutionClient(mine.makefile("rb"), mine.makefile("wb"))
-            module, import_error = _connect(client, job.needed)
+            client.send(harness.lookup_message(job.needed))  # answered right after the import
+        self._confine(job, tests_dir, [sol_dir] if not job.split else [], 0, confined)
+        code = quick.compile_tests(tests_dir, self.config) if job.plain else None  # while S starts
+        if job.split:
+            module, import_error = _connect(client)
         else:
-            sys.path.insert(0, sol_dir)
-            try:
-                import solution
-
-                module = solution
-            except BaseException as exc:  # noqa: BLE001
-                import_error = _import_error_text(exc)
+            module, import_error = _import_solution(sol_dir)
         if job.plain:
-            quick.run_plain(tests_dir, report, module, import_error, job.needed, self.config)
+            quick.run_plain(tests_dir, report, module, import_error, job.needed, self.config, code)
         else:
             harness.run_pytest(tests_dir, report, module, import_error, job.needed)
         report.close()
@@ -364,7 +360,8 @@ class Worker:
             confine.load_seccomp(self.bpf)
 
 
-def _connect(client: harness.SolutionClient, needed: list[str]) -> tuple[Any, str | None]:
+def _connect(client: harness.SolutionClient) -> tuple[Any, str | None]:
+    """The solution process's hello, then its answer to the lookup sent when it started."""
     line = client.rfile.readline(harness.MAX_LINE)
     if not line.endswith(b"\n"):
         return None, "the solution process died while importing the solution (os._exit? crash?)"
@@ -373,10 +370,20 @@ def _connect(client: harness.SolutionClient, needed: list[str]) -> tuple[Any, st
         where = f" ({hello.get('where')})" if hello.get("where") else ""
         return None, f"{hello.get('type')}: {hello['import_error']}{where}"
     try:
-        found = client.lookup(needed)
+        found = client.found(client.receive())
     except Exception as exc:
         return None, f"the solution process failed: {exc}"
     return harness.ProxyModule(client, found), None
+
+
+def _import_solution(sol_dir: str) -> tuple[Any, str | None]:
+    """In-process runs: the candidate imported next to the tests."""
+    sys.path.insert(0, sol_dir)
+    try:
+        import solution
+    except BaseException as exc:  # noqa: BLE001
+        return None, _import_error_text(exc)
+    return solution, None
 
 
 def _import_error_text(exc: BaseException) -> str:
