@@ -93,25 +93,50 @@ def run_plain(
 
     `config` is the worker's warm pytest config: the assertion plugin reads its settings (verbosity,
     truncation) when it explains a failed comparison, exactly as inside a session. `code` is the
-    test file from `compile_tests`, when it was compiled ahead."""
+    test file compiled ahead (CompiledTests), if it compiled."""
     reporter = harness.Reporter()
     harness.install_solution(solution, needed)
     exit_code = -1
     if import_error is None:
-        exit_code = _run_module(_test_file(tests_dir), reporter, config, code)
+        exit_code = _run_module(test_file(tests_dir), reporter, config, code)
     harness.write_report(report, exit_code, reporter, import_error)
 
 
-def compile_tests(tests_dir: str, config: Any) -> types.CodeType | None:
-    """The test file compiled as pytest imports it, `assert`s rewritten to show their values on
-    failure; None if that fails (run_plain then reports why)."""
-    try:
-        return _compile_rewritten(_test_file(tests_dir), config)
-    except Exception:
-        return None
+class CompiledTests:
+    """Test files compiled as pytest imports them (`assert`s rewritten to show their values on
+    failure), once per distinct text: a round scores many candidates against the same tests, and
+    only the file name differs between their runs."""
+
+    def __init__(self, config: Any, keep: int = 8) -> None:
+        self.config = config
+        self.keep = keep
+        self._codes: dict[str, types.CodeType] = {}
+
+    def get(self, source: str, path: str) -> types.CodeType | None:
+        """The compiled file at `path`; None if it does not compile (run_plain reports why)."""
+        code = self._codes.pop(source, None)
+        if code is None:
+            try:
+                code = _compile_rewritten(source.encode(), path, self.config)
+            except Exception:
+                return None
+        self._codes[source] = code  # most recently used last
+        while len(self._codes) > self.keep:
+            del self._codes[next(iter(self._codes))]
+        return _at_path(code, path)
 
 
-def _test_file(tests_dir: str) -> str:
+def _at_path(code: types.CodeType, path: str) -> types.CodeType:
+    """`code` and the functions in it, as if compiled from `path` (tracebacks read it there)."""
+    if code.co_filename == path:
+        return code
+    consts = tuple(
+        _at_path(c, path) if isinstance(c, types.CodeType) else c for c in code.co_consts
+    )
+    return code.replace(co_filename=path, co_consts=consts)
+
+
+def test_file(tests_dir: str) -> str:
     return os.path.join(tests_dir, "test_solution.py")
 
 
@@ -122,7 +147,7 @@ def _run_module(
 
     sys.path.insert(0, os.path.dirname(path))  # as pytest's default import mode does
     try:
-        module = _import(path, code or _compile_rewritten(path, config))
+        module = _import(path, code or _read_and_compile(path, config))
     except pytest.skip.Exception:
         return EXIT_NO_TESTS  # a module-level skip: nothing ran
     except BaseException as exc:  # noqa: BLE001 - a collection error, whatever it is
@@ -149,12 +174,15 @@ def _function(obj: Any) -> bool:
     return inspect.isfunction(obj)  # not a proxy of the solution's function: pytest skips those too
 
 
-def _compile_rewritten(path: str, config: Any) -> types.CodeType:
-    """Compile the test file as pytest's import hook does, `assert`s rewritten."""
+def _read_and_compile(path: str, config: Any) -> types.CodeType:
+    with open(path, "rb") as f:
+        return _compile_rewritten(f.read(), path, config)
+
+
+def _compile_rewritten(source: bytes, path: str, config: Any) -> types.CodeType:
+    """Compile a test file as pytest's import hook does, `assert`s rewritten."""
     from _pytest.assertion.rewrite import rewrite_asserts
 
-    with open(path, "rb") as f:
-        source = f.read()
     tree = ast.parse(source, filename=path)
     rewrite_asserts(tree, source, path, config)
     return compile(tree, path, "exec", dont_inherit=True)

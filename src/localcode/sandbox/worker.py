@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 from . import confine, harness, quick, wire
@@ -190,6 +191,7 @@ class Worker:
     def __init__(self, slot: int, config: Any = None) -> None:
         self.slot = slot
         self.config = config  # the warm pytest config, for the quick runner's failure texts
+        self.compiled = quick.CompiledTests(config)
         seccomp = confine.seccomp_filter() if sys.platform.startswith("linux") else None
         self.plan = probe(seccomp)
         self.bpf = confine.compile_seccomp(seccomp) if self.plan.seccomp else b""
@@ -211,10 +213,9 @@ class Worker:
         for d in (tests_dir, sol_dir):
             os.mkdir(d, 0o700)
         _write(os.path.join(sol_dir, "solution.py"), job.code)
-        _write(
-            os.path.join(tests_dir, "test_solution.py"),
-            "from solution import *  # noqa\n\n" + job.tests,
-        )
+        test_text = "from solution import *  # noqa\n\n" + job.tests
+        _write(quick.test_file(tests_dir), test_text)
+        code = self.compiled.get(test_text, quick.test_file(tests_dir)) if job.plain else None
         _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
         confined = job.isolation != "none"
         if confined and self.plan.root:
@@ -230,7 +231,7 @@ class Worker:
             try:
                 os.close(out_r)
                 os.close(rep_r)
-                self._child(job, tests_dir, sol_dir, out_w, rep_w, confined)
+                self._child(job, code, tests_dir, sol_dir, out_w, rep_w, confined)
             except BaseException:  # noqa: BLE001 - shown in the run's output, then exit 70
                 import traceback
 
@@ -247,7 +248,14 @@ class Worker:
         return result
 
     def _child(
-        self, job: Job, tests_dir: str, sol_dir: str, out_w: int, rep_w: int, confined: bool
+        self,
+        job: Job,
+        code: CodeType | None,
+        tests_dir: str,
+        sol_dir: str,
+        out_w: int,
+        rep_w: int,
+        confined: bool,
     ) -> None:
         """Its own session, then (confined) new namespaces, with this process or (unprivileged,
         via A) its child as their PID 1: B."""
@@ -270,9 +278,11 @@ class Worker:
                 confine.expose_to_others(self.readable)
         else:
             confine.set_pdeathsig(parent)
-        self._tests_process(job, tests_dir, sol_dir, confined)
+        self._tests_process(job, code, tests_dir, sol_dir, confined)
 
-    def _tests_process(self, job: Job, tests_dir: str, sol_dir: str, confined: bool) -> None:
+    def _tests_process(
+        self, job: Job, code: CodeType | None, tests_dir: str, sol_dir: str, confined: bool
+    ) -> None:
         """Process B: start the solution process (split runs), lock itself down, run the tests."""
         report = os.fdopen(3, "wb")
         module: Any = None
@@ -288,7 +298,6 @@ class Worker:
             client = harness.SolutionClient(mine.makefile("rb"), mine.makefile("wb"))
             client.send(harness.lookup_message(job.needed))  # answered right after the import
         self._confine(job, tests_dir, [sol_dir] if not job.split else [], 0, confined)
-        code = quick.compile_tests(tests_dir, self.config) if job.plain else None  # while S starts
         if job.split:
             module, import_error = _connect(client)
         else:
