@@ -161,3 +161,101 @@ def test_parallel_runs_from_threads(pool):
 def test_needed_names_skip_builtins_and_test_definitions():
     tests = "import math\nfrom solution import f\nK = 2\n\ndef helper():\n    pass\n\ndef test_a():\n    assert len(g(K)) == f(math.pi)\n"
     assert sorted(needed_names(tests)) == ["f", "g"]
+
+
+FAILURES = """
+import pytest
+
+def check(v):
+    assert twice(v) == 10
+
+def test_where():
+    assert twice(1) == 3
+
+def test_list():
+    assert sorted_desc([1, 2, 3]) == [1, 2, 3]
+
+def test_raised_in_solution():
+    assert boom(5) == 1
+
+def test_no_raise():
+    with pytest.raises(ValueError):
+        twice(1)
+
+def test_message():
+    x = twice(1)
+    assert x > 5, f"x was {x}"
+
+def test_helper():
+    check(1)
+
+def test_skipped():
+    pytest.skip("not today")
+
+def test_approx():
+    assert twice(0.1) == pytest.approx(0.3)
+
+def test_passes():
+    assert twice(2) == 4
+"""
+FAILURES_CODE = (
+    "def twice(x):\n    return 2 * x\n\n"
+    "def sorted_desc(xs):\n    return sorted(xs)[::-1]\n\n"
+    "def boom(x):\n    raise KeyError(x)\n"
+)
+
+
+BOX = "\nclass Box:\n    def __init__(self, v):\n        self.v = v\n"
+BOX_TEST = "\ndef test_box():\n    assert Box(1).v == 1\n"  # a class: tests and solution in-process
+
+
+@pytest.mark.parametrize(
+    ("code", "tests"), [(FAILURES_CODE, FAILURES), (FAILURES_CODE + BOX, FAILURES + BOX_TEST)]
+)
+def test_quick_runner_reports_exactly_what_pytest_reports(pool, code, tests):
+    plain = run(pool, code, tests)
+    # `pytestmark` makes the tests need a pytest session; the line numbers stay the same
+    session = run(pool, code, tests + "\npytestmark = []\n")
+    assert [(r.name, r.passed, r.message) for r in plain.results] == [
+        (r.name, r.passed, r.message) for r in session.results
+    ]
+    assert plain.passed == (1 if tests == FAILURES else 2) and plain.error is None
+    where = plain.results[0].message
+    assert "assert twice(1) == 3" in where and "where 2 = twice(1)" in where
+    assert "At index 0 diff: 3 != 1" in plain.results[1].message
+    assert "KeyError" in plain.results[2].message
+
+
+def test_quick_runner_collection_error_matches_pytest(pool):
+    tests = "X = twice(1) + undefined_name\n\ndef test_a():\n    assert twice(1) == 2\n"
+    plain = run(pool, FAILURES_CODE, tests)
+    session = run(pool, FAILURES_CODE, tests + "\npytestmark = []\n")
+    assert plain.error == session.error
+    assert plain.error and "NameError" in plain.error and plain.passed == 0
+
+
+def test_only_plain_tests_take_the_quick_runner():
+    from localcode.sandbox.quick import is_plain
+
+    assert is_plain(
+        "import math\nK = 2\n\ndef helper(x):\n    return x\n\ndef test_a():\n    assert f(K)\n"
+    )
+    assert is_plain("from solution import *\n\nclass Point:\n    pass\n\ndef test_a():\n    pass\n")
+    for tests in [
+        "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(x):\n    pass\n",
+        "import pytest\n\n@pytest.fixture\ndef v():\n    return 1\n\ndef test_a(v):\n    pass\n",
+        "def test_a(tmp_path):\n    pass\n",
+        "async def test_a():\n    pass\n",
+        "class TestThings:\n    def test_a(self):\n        pass\n",
+        "def setup_module():\n    pass\n\ndef test_a():\n    pass\n",
+        "import pytest\npytestmark = pytest.mark.skip\n\ndef test_a():\n    pass\n",
+        "if True:\n    def test_a(tmp_path):\n        pass\n",
+        "def test_a():\n    yield 1\n",
+    ]:
+        assert not is_plain(tests), tests
+
+
+def test_sets_bytes_and_tuples_cross_as_arguments(pool):
+    code = "def size(x):\n    return len(x)\n"
+    tests = "def test_set():\n    assert size({1, 2}) == 2\n\ndef test_bytes():\n    assert size((1, b'x', frozenset())) == 3\n"
+    assert run(pool, code, tests).all_passed
