@@ -13,7 +13,7 @@ import pytest
 
 from localcode import models
 from localcode.bench import load_problems, select_problems
-from localcode.bench.judge import judge, prompt_imports
+from localcode.bench.judge import judge, judged_code
 from localcode.bench.problems import humaneval_file
 from localcode.sandbox import Limits
 
@@ -29,7 +29,6 @@ def test_humaneval_has_its_164_problems_in_order() -> None:
     problems = load_problems()
     assert len(problems) == 164
     assert problems[0].task_id == "HumanEval/0" and problems[0].entry_point == "has_close_elements"
-    assert prompt_imports(problems[0].prompt) == ["from typing import List"]
     chosen = select_problems(problems, ["HumanEval/5", "HumanEval/0"], limit=None)
     assert [p.task_id for p in chosen] == ["HumanEval/0", "HumanEval/5"]
     assert [p.task_id for p in select_problems(problems, (), 3)] == [
@@ -54,6 +53,20 @@ def test_a_solution_without_its_typing_import_still_runs() -> None:
         "    return any(abs(a - b) < threshold for i, a in enumerate(numbers)"
         " for b in numbers[i + 1:])\n"
     )
+    assert judge(problem, code, Limits(timeout=10)).all_passed
+
+
+def test_a_solution_that_calls_the_prompts_helper_gets_it() -> None:
+    # HumanEval/10 defines is_palindrome in the prompt; the model usually writes only the entry point
+    problem = next(p for p in load_problems() if p.task_id == "HumanEval/10")
+    code = (
+        "def make_palindrome(string: str) -> str:\n"
+        "    for i in range(len(string) + 1):\n"
+        "        if is_palindrome(string[i:]):\n"
+        "            return string + string[:i][::-1]\n"
+        "    return string\n"
+    )
+    assert "def is_palindrome" in judged_code(problem, code)
     assert judge(problem, code, Limits(timeout=10)).all_passed
 
 

@@ -74,3 +74,21 @@ def test_drop_definitions_removes_shadowing_helpers_only() -> None:
     tests = "def g():\n    return 1\n\ndef test_g():\n    assert g() == 2\n"
     out = drop_definitions(tests, {"g", "test_g"})
     assert "def g" not in out and "def test_g" in out
+
+
+def test_a_signature_task_lends_its_imports_and_helpers_to_the_code() -> None:
+    from localcode.task import parse_task, with_preamble
+
+    task = parse_task(
+        "from typing import List\n\ndef helper(x: int) -> int:\n    return x * 2\n\n"
+        'def f(xs: List[int]) -> int:\n    """Sum of doubled xs."""\n'
+    )
+    assert task.entry_point == "f" and task.is_signature
+    code = with_preamble(task, "def f(xs):\n    return sum(helper(x) for x in xs)")
+    ns: dict[str, object] = {}
+    exec(code, ns)
+    assert ns["f"]([1, 2]) == 6  # type: ignore[operator]
+    own = "from typing import List\ndef helper(x):\n    return x\ndef f(xs):\n    return 0"
+    assert with_preamble(task, own) == own  # nothing the code already has is added
+    sentence = parse_task("Write `f(x)`.")
+    assert with_preamble(sentence, "def f(x): pass") == "def f(x): pass"

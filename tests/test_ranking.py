@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from localcode import sandbox
 from localcode.ranking import rank_codet, rank_plain
 from localcode.records import Candidate
-from localcode import sandbox
 
 TESTS = ["test_case_1", "test_case_2", "test_case_3", "test_case_4"]
 

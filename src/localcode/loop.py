@@ -15,7 +15,7 @@ from .extract import defined_names, drop_definitions, extract_code, extract_test
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, check_isolation, run_tests
-from .task import Task, parse_task, validate_user_code, validate_user_tests
+from .task import Task, parse_task, validate_user_code, validate_user_tests, with_preamble
 
 N_TESTS = 5
 
@@ -114,7 +114,7 @@ class _Run:
     def _given(self, code: str) -> Ranking:
         """The user's own code is scored first, as round 0, and improved from there."""
         self.emit(Event("round", 0, detail="given"))
-        cand = Candidate(0, 0, "user", code=code)
+        cand = Candidate(0, 0, "user", code=with_preamble(self.task, code))
         self._score([cand])
         self.candidates.append(cand)
         return self._finish_round(Round(0, "given", [cand]))
@@ -240,7 +240,7 @@ class _Run:
         if reply.error:
             cand.error = f"generation failed: {reply.error}"
             return cand
-        cand.code = extract_code(reply.text, self.task.entry_point)
+        cand.code = with_preamble(self.task, extract_code(reply.text, self.task.entry_point))
         if not cand.code.strip():
             cand.error = "the reply contained no code"
         elif reply.finish_reason == "length":

@@ -34,6 +34,63 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     return Task(text, entry_point or (found.group(1) if found else None))
 
 
+def with_preamble(task: Task, code: str) -> str:
+    """`code` with what a signature task defines around its entry point and the code lacks.
+
+    A task given as code may import names (`from typing import List`) or define helpers
+    (`def is_palindrome(s)`) that the requested function relies on; a model often writes just
+    the function. Those pieces are put in front, unless the code defines or imports them itself.
+    """
+    if not task.is_signature or not code.strip():
+        return code
+    defined = _defined(code)
+    missing = [src for names, src in _preamble(task) if not names <= defined and src not in code]
+    return "\n\n".join([*missing, code]) if missing else code
+
+
+def _preamble(task: Task) -> list[tuple[set[str], str]]:
+    """Top-level statements of a signature task other than the entry point: (names, source)."""
+    source = task.text if _parses(task.text) else task.text + "\n    pass\n"
+    if not _parses(source):
+        return []
+    pieces = []
+    for node in ast.parse(source).body:
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name == task.entry_point
+        ):
+            continue
+        if isinstance(node, ast.Expr):  # a module docstring or a stray expression
+            continue
+        segment = ast.get_source_segment(source, node)
+        if segment:
+            pieces.append((_defined(segment), segment))
+    return pieces
+
+
+def _defined(code: str) -> set[str]:
+    """Names bound at the top level of `code` by def, class, import or assignment."""
+    if not _parses(code):
+        return set()
+    names: set[str] = set()
+    for node in ast.parse(code).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
 def _looks_like_code(text: str) -> bool:
     """A signature with a docstring parses once a body is added."""
     try:

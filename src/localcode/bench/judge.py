@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from ..sandbox import Limits, TestRun, run_tests
+from ..task import parse_task, with_preamble
 from .problems import Problem
-
-_IMPORT = re.compile(r"^(?:import\s+\S.*|from\s+\S+\s+import\s+\S.*)$")
 
 
 def hidden_tests(problem: Problem) -> str:
@@ -15,15 +12,10 @@ def hidden_tests(problem: Problem) -> str:
     return f"{problem.test.rstrip()}\n\n\ndef test_hidden():\n    check({problem.entry_point})\n"
 
 
-def prompt_imports(prompt: str) -> list[str]:
-    """The prompt's top-level import lines (HumanEval's `from typing import List`)."""
-    return [line.strip() for line in prompt.splitlines() if _IMPORT.match(line)]
-
-
 def judged_code(problem: Problem, code: str) -> str:
-    """The final code with the prompt's imports in front, so annotations resolve."""
-    imports = "\n".join(prompt_imports(problem.prompt))
-    return f"{imports}\n\n{code}" if imports else code
+    """The final code with what the prompt defines around the entry point (imports, helpers)
+    in front where the code lacks it: the same completion the agent itself applies."""
+    return with_preamble(parse_task(problem.prompt, problem.entry_point), code)
 
 
 def judge(problem: Problem, code: str, limits: Limits) -> TestRun:
