@@ -286,3 +286,27 @@ def test_numpy_and_scipy_still_work(pool, healthy):
     tests = "def test_solve():\n    assert solve([[2, 0], [0, 4]], [2, 4]) == [1.0, 1.0]\n\ndef test_det():\n    assert det([[1, 2], [3, 4]]) == -2.0\n"
     run = attack(pool, code, tests, timeout=20.0)
     assert run.all_passed, run
+
+
+def test_nothing_carries_over_to_the_next_run_of_a_worker(status, healthy):
+    """Runs of one worker share an empty network namespace: a socket and a process left behind
+    by one run must be gone, and the namespace unchanged, when the next run starts."""
+    require(status, "namespaces")
+    leave = (
+        "import os, socket, time\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "s.bind('\\0localcode-leftover')\n"
+        "s.listen()\n"
+        "if os.fork() == 0:\n    time.sleep(60)\n"
+        "def answer(x):\n"
+        "    return 2 * x if 'localcode-leftover' in open('/proc/net/unix').read() else None\n"
+    )
+    look = (
+        "def answer(x):\n"
+        "    sockets = open('/proc/net/unix').read()\n"
+        "    devices = [ln.split(':')[0].strip() for ln in open('/proc/net/dev').read().splitlines()[2:]]\n"
+        "    return 2 * x if 'localcode-leftover' not in sockets and devices == ['lo'] else None\n"
+    )
+    with WorkerPool(1) as one:
+        assert attack(one, leave).all_passed  # it did see its own socket
+        assert attack(one, look).all_passed

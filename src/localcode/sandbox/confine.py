@@ -73,6 +73,20 @@ def fork_into_new_pid_namespace(own_pid_ns: int) -> int:
     return pid
 
 
+def empty_net_namespace() -> int:
+    """An fd of a new network namespace (a loopback that is down, nothing else); the caller stays
+    in its own."""
+    own = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        unshare(CLONE_NEWNET)
+        try:
+            return os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        finally:
+            setns(own, CLONE_NEWNET)
+    finally:
+        os.close(own)
+
+
 def map_own_ids() -> None:
     """In a fresh user namespace, map our outer uid/gid to the same ids inside (unprivileged path)."""
     uid, gid = os.geteuid(), os.getegid()
