@@ -520,7 +520,18 @@ def _readable_paths(own_proc: bool) -> list[str]:
     paths += [p for p in sys.path if p not in ("", "/") and os.path.isdir(p)]
     if own_proc:
         paths.append("/proc")  # a fresh procfs that shows only the candidate's own processes
-    return sorted(set(paths))
+    return _outermost(paths)
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """`paths` without those inside another one: a Landlock rule or a bind mount of a directory
+    already covers everything beneath it, so each extra one is only per-run work."""
+    unique = sorted({os.path.abspath(p) for p in paths})
+    kept: list[str] = []
+    for path in unique:
+        if not any(path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
 
 
 def _child_env(home: str) -> dict[str, str]:
