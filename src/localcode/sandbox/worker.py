@@ -287,6 +287,10 @@ class Worker:
         parent = os.getppid()
         sys.stdout = os.fdopen(1, "w", buffering=1)
         sys.stderr = os.fdopen(2, "w", buffering=1)
+        # as root, S can start before B enters its namespaces: S enters its own from the
+        # worker's, so B's setup is no longer in front of it
+        early = confined and self.own_pid_ns >= 0
+        channel = self._start_solution(job, tests_dir, sol_dir, confined) if early else None
         if confined and self.plan.namespaces:
             if self.own_pid_ns >= 0:
                 _pid1_enter(new_net=self.net_ns < 0)
@@ -296,27 +300,41 @@ class Worker:
                 confine.expose_to_others(self.readable)
         else:
             confine.set_pdeathsig(parent)
-        self._tests_process(job, code, tests_dir, sol_dir, confined)
+        if job.split and not early:
+            channel = self._start_solution(job, tests_dir, sol_dir, confined)
+        self._tests_process(job, code, channel, tests_dir, sol_dir, confined)
+
+    def _start_solution(
+        self, job: Job, tests_dir: str, sol_dir: str, confined: bool
+    ) -> socket.socket | None:
+        """Fork S (split runs); B's end of the channel to it, the name lookup already sent."""
+        if not job.split:
+            return None
+        mine, theirs = socket.socketpair()
+        if self._fork_solution(confined) == 0:
+            os.close(3)  # the report pipe: never in the candidate's reach
+            mine.close()
+            self._solution_process(job, theirs, tests_dir, sol_dir, confined)
+        theirs.close()
+        mine.sendall(wire.dumps(harness.lookup_message(job.needed)))  # answered after the import
+        return mine
 
     def _tests_process(
-        self, job: Job, code: CodeType | None, tests_dir: str, sol_dir: str, confined: bool
+        self,
+        job: Job,
+        code: CodeType | None,
+        channel: socket.socket | None,
+        tests_dir: str,
+        sol_dir: str,
+        confined: bool,
     ) -> None:
-        """Process B: start the solution process (split runs), lock itself down, run the tests."""
+        """Process B: lock itself down, then run the tests (against S when `channel` is set)."""
         report = os.fdopen(3, "wb")
         module: Any = None
         import_error = None
-        if job.split:
-            mine, theirs = socket.socketpair()
-            pid = self._fork_solution(confined)
-            if pid == 0:
-                report.close()
-                mine.close()
-                self._solution_process(job, theirs, tests_dir, sol_dir, confined)
-            theirs.close()
-            client = harness.SolutionClient(mine.makefile("rb"), mine.makefile("wb"))
-            client.send(harness.lookup_message(job.needed))  # answered right after the import
         self._confine(job, tests_dir, [sol_dir] if not job.split else [], 0, confined)
-        if job.split:
+        if channel is not None:
+            client = harness.SolutionClient(channel.makefile("rb"), channel.makefile("wb"))
             module, import_error = _connect(client)
         else:
             module, import_error = _import_solution(sol_dir)
@@ -345,7 +363,11 @@ class Worker:
         """Process S: its own PID and mount namespace (the tests' files and processes out of
         sight), locked down, then the candidate is imported and serves calls."""
         try:
-            if confined and self.plan.namespaces:
+            if confined and self.own_pid_ns >= 0:  # forked before B entered its namespaces
+                _pid1_enter(new_net=self.net_ns < 0)
+                confine.expose_to_others(self.readable)
+                confine.hide_dir(tests_dir)
+            elif confined and self.plan.namespaces:  # forked by B, in B's user namespace
                 confine.unshare(confine.CLONE_NEWNS)
                 confine.set_pdeathsig(0)
                 confine.mount_private_proc()
