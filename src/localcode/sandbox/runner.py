@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import json
 import os
 import signal
@@ -27,7 +28,7 @@ def run_tests(
     """Score `code` against the pytest functions in `tests`; only tests parsed from `tests` count."""
     limits = limits or Limits()
     started = time.monotonic()
-    expected = test_names(tests)
+    expected, needed, plain = _read_tests(tests)
     if not expected:
         return TestRun(error="the tests contain no test functions")
     results = [TestResult(name, False, "no result") for name in expected]
@@ -39,11 +40,10 @@ def run_tests(
         return run_tests_cold(code, tests, limits)
     pool = pool or default_pool()
     status = check_isolation(limits.isolation, pool)
-    needed = needed_names(tests)
     split = not any(_looks_like_class(n) for n in needed)
-    reply = pool.run(_job(code, tests, needed, split, limits))
-    if split and _report(reply).get("unsupported"):
-        reply = pool.run(_job(code, tests, needed, False, limits))  # the tests pass functions
+    reply = pool.run(_job(code, tests, needed, split, plain, limits))
+    if split and _report(reply).get("unsupported"):  # the tests pass functions
+        reply = pool.run(_job(code, tests, needed, False, plain, limits))
     run = _to_run(results, reply, limits)
     run.layers = list(reply.get("layers", [])) if limits.isolation != "none" else ["none"]
     if status.missing and limits.isolation == "auto":
@@ -111,17 +111,26 @@ def needed_names(tests: str) -> list[str]:
     return list(dict.fromkeys(n for n in used if n not in skip and n != "*"))
 
 
+@functools.lru_cache(maxsize=64)
+def _read_tests(tests: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """Test names, the names the solution supplies, and whether the quick runner applies: read
+    once per test text, as a round scores many candidates against the same tests."""
+    return tuple(test_names(tests)), tuple(needed_names(tests)), is_plain(tests)
+
+
 def _looks_like_class(name: str) -> bool:
     return name[:1].isupper() and not name.isupper()
 
 
-def _job(code: str, tests: str, needed: list[str], split: bool, limits: Limits) -> dict[str, Any]:
+def _job(
+    code: str, tests: str, needed: tuple[str, ...], split: bool, plain: bool, limits: Limits
+) -> dict[str, Any]:
     return {
         "code": code,
         "tests": tests,
-        "needed": needed,
+        "needed": list(needed),
         "split": split,
-        "plain": is_plain(tests),
+        "plain": plain,
         "timeout": limits.timeout,
         "cpu_seconds": limits.cpu_seconds,
         "memory_mb": limits.memory_mb,
