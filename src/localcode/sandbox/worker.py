@@ -232,7 +232,8 @@ class Worker:
         test_text = "from solution import *  # noqa\n\n" + job.tests
         _write(quick.test_file(tests_dir), test_text)
         code = self.compiled.get(test_text, quick.test_file(tests_dir)) if job.plain else None
-        _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
+        if not job.plain:  # a pytest session reads it (and stops looking for other config)
+            _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
         confined = job.isolation != "none"
         if confined and self.plan.root:
             os.chmod(base, 0o711)
