@@ -4,11 +4,12 @@ Runs as its own process (`python -I -B -c ...`, started by pool.py) with a scrub
 Protocol: one JSON line per job on stdin, one JSON line per result on the original stdout.
 
 Per candidate, as root:  worker -> B (PID 1 of new namespaces: the tests, the report pipe)
-                                     -> S (split runs: PID 1 of a PID namespace below, own mounts:
-                                           the candidate)
-Unprivileged, a middle process A first enters a user namespace and the others, then forks B.
-Every hop is a fork that waits for a CPU on a loaded machine, so there are as few as the
-isolation allows.
+                                     -> S (split runs: PID 1 of a PID namespace below B's, its
+                                           own mounts: the candidate; forked first thing, so it
+                                           sets itself up while B does)
+Unprivileged, a middle process A first enters a user namespace and the others, then forks B,
+which forks S. Every fork is a new task that waits for a CPU on a loaded machine, so there are
+as few as the isolation allows. B and S exchange plain data only (harness.py, wire.py).
 """
 
 from __future__ import annotations
