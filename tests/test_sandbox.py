@@ -251,6 +251,7 @@ def test_only_plain_tests_take_the_quick_runner():
         "import pytest\npytestmark = pytest.mark.skip\n\ndef test_a():\n    pass\n",
         "if True:\n    def test_a(tmp_path):\n        pass\n",
         "def test_a():\n    yield 1\n",
+        "import pytest\n\ndef helper():\n    pass\n\nauto = pytest.fixture(autouse=True)(helper)\n\ndef test_a():\n    pass\n",
     ]:
         assert not is_plain(tests), tests
 

@@ -31,6 +31,8 @@ _PYTEST_NAMES = {
     "setup",
     "teardown",
 }
+# pytest features that act from a plain statement too, e.g. `pytest.fixture(autouse=True)(f)`
+_PYTEST_FEATURES = {"fixture", "usefixtures", "mark"}
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_TESTS = 0, 1, 2, 5
 
 
@@ -73,7 +75,9 @@ def _plain_statement(node: ast.AST) -> bool:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
         return False
     if isinstance(node, ast.Name):
-        return node.id not in _PYTEST_NAMES
+        return node.id not in _PYTEST_NAMES and node.id not in _PYTEST_FEATURES
+    if isinstance(node, ast.Attribute):
+        return node.attr not in _PYTEST_FEATURES
     if isinstance(node, ast.alias):
         name = node.asname or node.name
         return name != "*" and not name.startswith(("test", "Test", "pytest_"))
@@ -98,7 +102,7 @@ def run_plain(
     harness.install_solution(solution, needed)
     exit_code = -1
     if import_error is None:
-        exit_code = _run_module(test_file(tests_dir), reporter, config, code)
+        exit_code = _run_module(tests_path(tests_dir), reporter, config, code)
     harness.write_report(report, exit_code, reporter, import_error)
 
 
@@ -136,7 +140,7 @@ def _at_path(code: types.CodeType, path: str) -> types.CodeType:
     return code.replace(co_filename=path, co_consts=consts)
 
 
-def test_file(tests_dir: str) -> str:
+def tests_path(tests_dir: str) -> str:
     return os.path.join(tests_dir, "test_solution.py")
 
 

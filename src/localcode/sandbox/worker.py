@@ -231,8 +231,8 @@ class Worker:
             os.mkdir(d, 0o700)
         _write(os.path.join(sol_dir, "solution.py"), job.code)
         test_text = "from solution import *  # noqa\n\n" + job.tests
-        _write(quick.test_file(tests_dir), test_text)
-        code = self.compiled.get(test_text, quick.test_file(tests_dir)) if job.plain else None
+        _write(quick.tests_path(tests_dir), test_text)
+        code = self.compiled.get(test_text, quick.tests_path(tests_dir)) if job.plain else None
         if not job.plain:  # a pytest session reads it (and stops looking for other config)
             _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
         confined = job.isolation != "none"
