@@ -100,6 +100,12 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
+def private_mounts() -> None:
+    """A mount namespace of one's own, whose mounts never propagate to the host."""
+    unshare(CLONE_NEWNS)
+    _check(_libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None))
+
+
 def mount_private_proc() -> None:
     """Stop mount propagation to the host, then show only this PID namespace in /proc."""
     _check(_libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None))

@@ -217,6 +217,11 @@ class Worker:
         if self.plan.namespaces and not self.plan.userns:
             self.own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
             self.net_ns = _shared_net_namespace()
+        if self.plan.root and self.plan.namespaces:
+            # once, in the worker's own mount namespace, which every run's B and S copy:
+            # cheaper than twice a run, and the same view for them
+            confine.private_mounts()
+            confine.expose_to_others(self.readable)
 
     def run(self, job: Job) -> dict[str, Any]:
         base = tempfile.mkdtemp(prefix=f"localcode-run-{os.getpid()}-")
@@ -298,8 +303,6 @@ class Worker:
                 _pid1_enter(new_net=self.net_ns < 0)
             else:
                 _ns_enter()
-            if self.plan.root:
-                confine.expose_to_others(self.readable)
         else:
             confine.set_pdeathsig(parent)
         if job.split and not early:
@@ -367,7 +370,6 @@ class Worker:
         try:
             if confined and self.own_pid_ns >= 0:  # forked before B entered its namespaces
                 _pid1_enter(new_net=self.net_ns < 0)
-                confine.expose_to_others(self.readable)
                 confine.hide_dir(tests_dir)
             elif confined and self.plan.namespaces:  # forked by B, in B's user namespace
                 confine.unshare(confine.CLONE_NEWNS)
