@@ -251,3 +251,16 @@ def test_bad_user_tests_and_code_are_clear_errors(demo_task: str, mock: MockBack
     with pytest.raises(TaskError, match="code has a syntax error"):
         solve(demo_task, cfg(), backend=mock, code="def f(:\n")
     assert mock.history == []  # rejected before any model call
+
+
+def test_with_user_tests_a_suspect_generated_test_does_not_block_a_pass(demo_task: str) -> None:
+    wrong_tests = DEMO_TESTS.replace("== 10", "== 20")  # test_case_3 wrong
+    replies = [wrong_tests, fenced(CORRECT), fenced(CORRECT_ALT), fenced(NO_DEDUPE)]
+    user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
+    backend = MockBackend("demo", replies=replies)
+    result = solve(demo_task, cfg(n_candidates=3, max_iters=3), backend=backend, tests=user)
+    assert result.passed and result.rounds_used == 1  # stopped: all user tests pass
+    assert result.suspect_tests == ["test_case_3"] and result.score == 0.8
+    backend = MockBackend("demo", replies=replies)
+    result = solve(demo_task, cfg(n_candidates=3, max_iters=1), backend=backend)
+    assert not result.passed  # without the user's word, a consensus claims nothing

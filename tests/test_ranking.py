@@ -13,7 +13,9 @@ def cand(i: int, code: str, passed: set[str], user: set[str] | None = None) -> C
     run = sandbox.TestRun([sandbox.TestResult(t, t in passed) for t in TESTS])
     c = Candidate(0, i, "sample", code=code, run=run)
     if user is not None:
-        c.user_run = sandbox.TestRun([sandbox.TestResult(t, t in user) for t in ("test_user_a", "test_user_b")])
+        c.user_run = sandbox.TestRun(
+            [sandbox.TestResult(t, t in user) for t in ("test_user_a", "test_user_b")]
+        )
     return c
 
 

@@ -332,6 +332,8 @@ class Progress:
     def on_stop(self, ev: Event) -> None:
         if ev.candidate and ev.candidate.all_passed:
             self.out.write("All tests passed.\n")
+        elif ev.detail == "passed":
+            self.out.write("All your tests passed, and every generated test not in doubt.\n")
         else:
             score = ev.candidate.score if ev.candidate else 0.0
             self.out.write(f"Max iterations reached. Returning best attempt (score={score:.0%}).\n")

@@ -108,7 +108,8 @@ class _Run:
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
-        self.emit(Event("stop", len(self.rounds) - 1, ranking.best))
+        done = "passed" if self._done(ranking) else ""
+        self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
 
     def _given(self, code: str) -> Ranking:
@@ -131,8 +132,19 @@ class _Run:
         return ranking
 
     def _done(self, ranking: Ranking) -> bool:
-        """Only a full pass stops the loop: a consensus can be wrong, so it never ends a run."""
-        return ranking.best is not None and ranking.best.all_passed
+        """A full pass stops the loop. A consensus alone never does: it can be wrong. With the
+        user's own tests, passing all of them plus every generated test not in doubt is enough."""
+        best = ranking.best
+        if best is None:
+            return False
+        if best.all_passed:
+            return True
+        if best.user_run is None or not best.user_run.all_passed or best.run is None:
+            return False
+        doubted = set(ranking.suspect)
+        return best.run.error is None and all(
+            r.passed or r.name in doubted for r in best.run.results
+        )
 
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
@@ -283,7 +295,7 @@ class _Run:
             suspect_tests=list(ranking.suspect),
             final_code=best.code if best else "",
             score=best.score if best else 0.0,
-            passed=bool(best and best.all_passed),
+            passed=self._done(ranking),
             rounds=self.rounds,
             best=best,
             seconds=seconds,

@@ -70,7 +70,9 @@ class SolveResult:
     user_tests: str | None
     final_code: str
     score: float
-    passed: bool  # the final code passes every test
+    passed: (
+        bool  # passes every test (with user tests: all of them and every generated one not suspect)
+    )
     rounds: list[Round]
     best: Candidate | None
     seconds: float
