@@ -24,6 +24,6 @@ fi
 stamp=.venv/.localcode-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[bench,seccomp,dev]'
+    .venv/bin/python -m pip install -q -e '.[bench,seccomp,test,dev]'
     touch "$stamp"
 fi
