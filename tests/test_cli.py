@@ -101,6 +101,7 @@ def test_no_full_pass_exits_1() -> None:
         (["--task", "x", "--task-file", "y"], "not both"),
         (["--model", "nope"], "Unknown mock scenario"),
         (["--output", "/nonexistent/dir/out.py"], "does not exist"),
+        (["--temperature", "-0.5"], "--temperature"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
@@ -162,3 +163,11 @@ def test_missing_tests_file_is_exit_2() -> None:
 def test_sandbox_none_is_said_out_loud() -> None:
     proc = localcode("--backend", "mock", "--sandbox", "none", "-q")
     assert proc.returncode == 0 and "ran without isolation" in proc.stdout
+
+
+def test_check_rejects_a_non_positive_timeout(tmp_path: Path) -> None:
+    code, tests = tmp_path / "s.py", tmp_path / "t.py"
+    code.write_text("def f():\n    return 1\n")
+    tests.write_text("def test_f():\n    assert f() == 1\n")
+    proc = localcode("check", "--code", str(code), "--tests", str(tests), "--timeout", "0")
+    assert proc.returncode == 2 and "--timeout" in proc.stderr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from localcode import extract
-from localcode.extract import drop_definitions, extract_code, extract_tests
+from localcode.extract import bound_names, extract_code, extract_tests, parse
 
 
 def test_code_from_a_fence_with_prose_around_it() -> None:
@@ -70,10 +70,16 @@ def test_tests_split_over_blocks_are_joined() -> None:
     assert "import math" in tests and extract.test_names(tests) == ["test_a"]
 
 
-def test_drop_definitions_removes_shadowing_helpers_only() -> None:
-    tests = "def g():\n    return 1\n\ndef test_g():\n    assert g() == 2\n"
-    out = drop_definitions(tests, {"g", "test_g"})
-    assert "def g" not in out and "def test_g" in out
+def test_untrusted_text_never_crashes_the_parser() -> None:
+    for nasty in [
+        "-" * 300_000 + "1",
+        "def f():\n    return '\x00'\0",
+        "(" * 10_000 + ")" * 10_000,
+    ]:
+        assert parse(nasty) is None
+        assert extract.test_names(nasty) == [] and bound_names(nasty) == set()
+        assert extract_tests(nasty) == ""
+        assert isinstance(extract_code(nasty), str)
 
 
 def test_a_signature_task_lends_its_imports_and_helpers_to_the_code() -> None:

@@ -264,3 +264,20 @@ def test_with_user_tests_a_suspect_generated_test_does_not_block_a_pass(demo_tas
     backend = MockBackend("demo", replies=replies)
     result = solve(demo_task, cfg(n_candidates=3, max_iters=1), backend=backend)
     assert not result.passed  # without the user's word, a consensus claims nothing
+
+
+def test_a_candidate_cannot_replace_the_tests_helpers(demo_task: str) -> None:
+    tests = (
+        "```python\ndef same(a, b):\n    return a == b\n\n"
+        "def test_case_1():\n    assert same(second_largest_unique([1, 2, 3]), 2)\n```"
+    )
+    cheat = "```python\ndef same(a, b):\n    return True\n\ndef second_largest_unique(nums):\n    return 0\n```"
+    backend = MockBackend("demo", replies=[tests, cheat])
+    result = solve(demo_task, cfg(n_candidates=1, max_iters=1), backend=backend)
+    assert result.rounds[0].candidates[0].score == 0.0 and not result.passed
+
+
+def test_given_code_round_counts_toward_max_iters(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    result = solve(demo_task, cfg(max_iters=2, later_rounds="fix"), backend=backend, code=NO_DEDUPE)
+    assert [r.kind for r in result.rounds] == ["given", "fix"]

@@ -79,3 +79,12 @@ def test_candidates_without_code_never_win() -> None:
     pool = [empty, cand(1, "def f(x):\n    return 0\n", set())]
     assert rank_codet(pool).best is pool[1] and rank_plain(pool).best is pool[1]
     assert rank_codet([empty]).best is None
+
+
+def test_a_consensus_on_failing_everything_doubts_no_test() -> None:
+    pool = [
+        cand(0, "def f(x):\n    return 1\n", set()),
+        cand(1, "def f(x):\n    return 2\n", set()),
+    ]
+    ranking = rank_codet(pool)
+    assert ranking.best is not None and ranking.suspect == []

@@ -74,7 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.8,
         help="sampling temperature for candidates (default 0.8)",
     )
-    loop.add_argument("--seed", type=int, default=0, help="base seed; candidate i gets seed+i")
+    loop.add_argument(
+        "--seed", type=int, default=0, help="base seed; candidate i of round r gets seed + r*N + i"
+    )
     loop.add_argument(
         "--ranking",
         choices=["codet", "plain"],
@@ -241,13 +243,16 @@ def run_main(argv: Sequence[str]) -> int:
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
     code = read_text_file(args.code, "Code file") if args.code else None
     result = solve(task, cfg, on_event=progress, tests=tests, code=code)
-    if args.output:
-        Path(args.output).write_text(result.final_code.rstrip() + "\n", encoding="utf-8")
     if args.json:
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print_summary(result, sys.stdout)
+    if args.output:  # after the result is shown, so a failed write loses nothing
+        try:
+            Path(args.output).write_text(result.final_code.rstrip() + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"Could not write --output {args.output}: {exc.strerror}.") from None
     return EXIT_PASS if result.passed else EXIT_NO_PASS
 
 
@@ -415,6 +420,8 @@ def check_command(argv: Sequence[str]) -> int:
     p.add_argument("--timeout", type=float, default=5.0, help="wall seconds (default 5)")
     p.add_argument("--sandbox", choices=["auto", "strict", "none"], default="auto")
     args = p.parse_args(argv)
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds (got {args.timeout}).")
     run = check_files(args.code, args.tests, Limits(timeout=args.timeout, isolation=args.sandbox))
     print(json.dumps(run_as_dict(run), indent=2) if args.json else run_as_text(run))
     return EXIT_PASS if run.all_passed else EXIT_NO_PASS

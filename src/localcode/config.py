@@ -49,6 +49,10 @@ class AgentConfig:
             raise UsageError("--max-tokens must be at least 1.")
         if self.request_timeout <= 0:
             raise UsageError("--request-timeout must be a positive number of seconds.")
+        if self.ranking not in ("codet", "plain"):
+            raise UsageError(f"--ranking must be codet or plain (got '{self.ranking}').")
+        if self.temperature < 0:
+            raise UsageError(f"--temperature must be 0 or more (got {self.temperature}).")
         if self.sandbox not in ("auto", "strict", "none"):
             raise UsageError(f"--sandbox must be auto, strict or none (got '{self.sandbox}').")
         if self.later_rounds not in ("fix", "mixed"):

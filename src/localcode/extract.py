@@ -20,12 +20,22 @@ def code_blocks(reply: str) -> list[str]:
     return blocks
 
 
-def _compiles(source: str) -> bool:
+MAX_SOURCE_CHARS = 256_000  # model replies and user files beyond this are not code we parse
+
+
+def parse(source: str) -> ast.Module | None:
+    """The syntax tree of untrusted text, or None: never raises, whatever the text holds
+    (NUL bytes, absurd nesting, megabytes of operators)."""
+    if len(source) > MAX_SOURCE_CHARS:
+        return None
     try:
-        ast.parse(source)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+        return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _compiles(source: str) -> bool:
+    return parse(source) is not None
 
 
 def _strip_prose(reply: str) -> str:
@@ -63,18 +73,16 @@ def extract_code(reply: str, entry_point: str | None = None) -> str:
 
 def _is_usage_example(block: str) -> bool:
     """A block of only calls/prints (an example of use) adds nothing to the solution."""
-    try:
-        tree = ast.parse(block)
-    except SyntaxError:
+    tree = parse(block)
+    if tree is None:
         return False
     return bool(tree.body) and all(isinstance(n, (ast.Expr, ast.Assign)) for n in tree.body)
 
 
 def test_names(tests: str) -> list[str]:
     """Names of module-level test functions, in order: the trusted side's list of what counts."""
-    try:
-        tree = ast.parse(tests)
-    except SyntaxError:
+    tree = parse(tests)
+    if tree is None:
         return []
     return [
         node.name
@@ -98,9 +106,8 @@ def extract_tests(
     if entry_point:
         drop.add(entry_point)
     for source in _test_sources(reply):
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
+        tree = parse(source)
+        if tree is None:
             continue
         kept: list[ast.stmt] = []
         n_tests = 0
@@ -139,36 +146,15 @@ def _test_sources(reply: str) -> list[str]:
     return sources
 
 
-def defined_names(code: str) -> set[str]:
-    """Top-level function and class names a piece of code defines (empty if it does not parse)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return set()
-    return {
-        n.name
-        for n in tree.body
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    }
-
-
-def drop_definitions(tests: str, names: set[str]) -> str:
-    """Remove top-level definitions of `names` (other than tests) so the candidate's versions are used."""
-    if not names:
-        return tests
-    try:
-        tree = ast.parse(tests)
-    except SyntaxError:
-        return tests
-    keep = [
-        n
-        for n in tree.body
-        if not (
-            isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and n.name in names
-            and not n.name.startswith("test")
-        )
-    ]
-    if len(keep) == len(tree.body):
-        return tests
-    return ast.unparse(ast.Module(body=keep, type_ignores=[])) + "\n"
+def bound_names(code: str) -> set[str]:
+    """Names bound at the top level of `code` by def, class, import or assignment."""
+    tree = parse(code)
+    names: set[str] = set()
+    for node in tree.body if tree else []:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names

@@ -10,11 +10,17 @@ from dataclasses import dataclass
 from . import prompts
 from .backends import Backend, Completion, Message, create_backend
 from .config import AgentConfig
-from .errors import BackendError, BackendUnavailable, GenerationError, PromptTooLong, UsageError
-from .extract import defined_names, drop_definitions, extract_code, extract_tests
+from .errors import (
+    BackendError,
+    BackendUnavailable,
+    GenerationError,
+    PromptTooLong,
+    SandboxError,
+)
+from .extract import extract_code, extract_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
-from .sandbox import Limits, check_isolation, run_tests
+from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import Task, parse_task, validate_user_code, validate_user_tests, with_preamble
 
 N_TESTS = 5
@@ -50,8 +56,6 @@ def solve(
     """
     cfg = config or AgentConfig()
     cfg.validate()
-    if cfg.ranking not in RANKINGS:
-        raise UsageError(f"Unknown ranking '{cfg.ranking}'; choose one of: {', '.join(RANKINGS)}.")
     parsed = parse_task(task)
     user_tests = validate_user_tests(tests) if tests is not None else None
     start_code = validate_user_code(code) if code is not None else None
@@ -98,7 +102,7 @@ class _Run:
         ranking = Ranking(None, 0)
         if start_code is not None:
             ranking = self._given(start_code)
-        for _ in range(self.cfg.max_iters):
+        while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
             if self._done(ranking):
                 break
             best = ranking.best
@@ -190,6 +194,7 @@ class _Run:
         cands: list[Candidate] = []
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
+                self._count(reply)  # here, not in the sampling threads: no shared += races
                 cands.append(self._candidate(r, len(cands), origin, reply))
         gen_s = time.monotonic() - t0
         for c in cands:
@@ -236,8 +241,6 @@ class _Run:
             seed=seed,
             max_tokens=self.cfg.max_tokens,
         )
-        for c in replies:
-            self._count(c)
         return replies
 
     def _candidate(self, r: int, i: int, origin: str, reply: Completion) -> Candidate:
@@ -260,18 +263,26 @@ class _Run:
         return cand
 
     def _score(self, cands: list[Candidate]) -> None:
-        def score(c: Candidate) -> Candidate:
-            if c.code:
-                names = defined_names(c.code)
-                c.run = run_tests(c.code, drop_definitions(self.tests, names), self.limits)
-                if self.user_tests is not None:
-                    user = drop_definitions(self.user_tests, names)
-                    c.user_run = run_tests(c.code, user, self.limits)
+        def score(c: Candidate) -> Candidate | SandboxError:
+            # the tests run as written: a candidate never gets to replace a test's helpers
+            try:
+                if c.code:
+                    c.run = run_tests(c.code, self.tests, self.limits)
+                    if self.user_tests is not None:
+                        c.user_run = run_tests(c.code, self.user_tests, self.limits)
+            except SandboxError as exc:
+                return exc
             return c
 
         with ThreadPoolExecutor(max_workers=max(1, len(cands))) as pool:
-            for c in pool.map(score, cands):  # in order, as each is ready
-                self.emit(Event("scored", c.round, c))
+            outcomes = list(pool.map(score, cands))
+        failed = [o for o in outcomes if isinstance(o, SandboxError)]
+        if failed and len(failed) == len([c for c in cands if c.code]):
+            raise failed[0]  # the sandbox itself is broken: say so, don't score everything 0
+        for c, outcome in zip(cands, outcomes, strict=True):
+            if isinstance(outcome, SandboxError):
+                c.run = TestRun(error=f"sandbox: {outcome}")
+            self.emit(Event("scored", c.round, c))
 
     def _backend_gone(self, rnd: Round) -> bool:
         return all(

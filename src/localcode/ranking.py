@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .extract import parse
 from .records import Candidate
 
 
@@ -87,6 +88,8 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
 
 
 def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]) -> list[str]:
+    if not passed:  # a consensus on failing everything says nothing about the tests
+        return []
     agreeing = {_program(c) for c in pool if c.run and not c.run.error and _passed_set(c) == passed}
     if len(agreeing) < 2 or best.run is None:
         return []
@@ -102,10 +105,8 @@ def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]
 
 def _program(c: Candidate) -> str:
     """The program without comments and formatting, so re-samples of one program compare equal."""
-    try:
-        return ast.dump(ast.parse(c.code))
-    except SyntaxError:
-        return c.code
+    tree = parse(c.code)
+    return ast.dump(tree) if tree else c.code
 
 
 RANKINGS: dict[str, Callable[[Sequence[Candidate]], Ranking]] = {

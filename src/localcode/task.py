@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TaskError
+from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
@@ -43,18 +44,20 @@ def with_preamble(task: Task, code: str) -> str:
     """
     if not task.is_signature or not code.strip():
         return code
-    defined = _defined(code)
+    defined = bound_names(code)
     missing = [src for names, src in _preamble(task) if not names <= defined and src not in code]
     return "\n\n".join([*missing, code]) if missing else code
 
 
 def _preamble(task: Task) -> list[tuple[set[str], str]]:
     """Top-level statements of a signature task other than the entry point: (names, source)."""
-    source = task.text if _parses(task.text) else task.text + "\n    pass\n"
-    if not _parses(source):
-        return []
+    tree = parse(task.text)
+    source = task.text
+    if tree is None:
+        source = task.text + "\n    pass\n"
+        tree = parse(source)
     pieces = []
-    for node in ast.parse(source).body:
+    for node in tree.body if tree else []:
         if (
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.name == task.entry_point
@@ -64,43 +67,13 @@ def _preamble(task: Task) -> list[tuple[set[str], str]]:
             continue
         segment = ast.get_source_segment(source, node)
         if segment:
-            pieces.append((_defined(segment), segment))
+            pieces.append((bound_names(segment), segment))
     return pieces
 
 
-def _defined(code: str) -> set[str]:
-    """Names bound at the top level of `code` by def, class, import or assignment."""
-    if not _parses(code):
-        return set()
-    names: set[str] = set()
-    for node in ast.parse(code).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.Assign):
-            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    return names
-
-
-def _parses(code: str) -> bool:
-    try:
-        ast.parse(code)
-    except SyntaxError:
-        return False
-    return True
-
-
 def _looks_like_code(text: str) -> bool:
-    """A signature with a docstring parses once a body is added."""
-    try:
-        ast.parse(text + "\n    pass\n")
-    except SyntaxError:
-        try:
-            ast.parse(text)
-        except SyntaxError:
-            return False
-    return True
+    """A signature with a docstring parses, as it is or once a body is added."""
+    return parse(text + "\n    pass\n") is not None or parse(text) is not None
 
 
 def read_text_file(path: str, what: str) -> str:
@@ -118,12 +91,8 @@ def read_text_file(path: str, what: str) -> str:
 
 def validate_user_tests(tests: str) -> str:
     """The user's pytest tests, checked: they parse and hold at least one test function."""
-    from .extract import test_names
 
-    try:
-        ast.parse(tests)
-    except SyntaxError as exc:
-        raise TaskError(f"The tests have a syntax error at line {exc.lineno}: {exc.msg}.") from None
+    _check_parses(tests, "tests")
     if not test_names(tests):
         raise TaskError(
             "No test functions found in the tests; name them test_... at the top level."
@@ -135,8 +104,21 @@ def validate_user_code(code: str) -> str:
     """The user's starting code, checked: not empty and it parses."""
     if not code.strip():
         raise TaskError("The code file is empty.")
-    try:
-        ast.parse(code)
-    except SyntaxError as exc:
-        raise TaskError(f"The code has a syntax error at line {exc.lineno}: {exc.msg}.") from None
+    _check_parses(code, "code")
     return code
+
+
+def _check_parses(source: str, what: str) -> None:
+    if len(source) > MAX_SOURCE_CHARS:
+        raise TaskError(
+            f"The {what} file is over {MAX_SOURCE_CHARS // 1000} KB; that is not a test or a solution."
+        )
+    try:
+        ast.parse(source)
+    except SyntaxError as exc:
+        verb = "has" if what == "code" else "have"
+        raise TaskError(
+            f"The {what} {verb} a syntax error at line {exc.lineno}: {exc.msg}."
+        ) from None
+    except (ValueError, MemoryError, RecursionError) as exc:
+        raise TaskError(f"The {what} cannot be parsed: {type(exc).__name__}.") from None
