@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from fakes.ollama import FakeOllama, chat_stream, error_line
-from fakes.server import Reply, json_reply, refused_url
+from fakes.server import Reply, html_reply, json_reply, refused_url
 
 from localcode import AgentConfig, solve
 from localcode.backends.http import RetryPolicy
@@ -208,3 +208,16 @@ def test_stream_cut_before_done_is_retried(server: FakeOllama) -> None:
     [c] = backend(server.url).complete(MESSAGES)
     assert c.error is None and "def second_largest_unique" in c.text
     assert len(server.requests) == 2
+
+
+def test_a_web_page_instead_of_the_model_list_says_check_the_url(
+    server: FakeOllama, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.default = lambda req: html_reply()
+    with pytest.raises(BackendUnavailable, match="non-JSON reply; check --ollama-url"):
+        list_models(server.url)
+    assert main(["--list-ollama-models", "--ollama-url", server.url]) == 3
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        f"error: Ollama at {server.url} sent a non-JSON reply; check --ollama-url."
+    ]

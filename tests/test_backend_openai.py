@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from fakes.openai import FakeOpenAI, error
-from fakes.server import refused_url
+from fakes.server import html_reply, refused_url
 
 from localcode import AgentConfig, models, solve
 from localcode.backends.http import RetryPolicy
@@ -204,3 +204,25 @@ def test_cli_json_run_on_openai_backend(
     assert main([*argv, "--api-key", key, "--max-iters", "1", "-q", "--ranking", "plain"]) == 0
     out, err = capsys.readouterr()
     assert '"passed": true' in out and key not in out and key not in err
+
+
+def test_a_web_page_instead_of_json_is_unavailable_not_retried(fake: FakeOpenAI) -> None:
+    fake.default = lambda req: html_reply()
+    with pytest.raises(BackendUnavailable, match=r"sent a non-JSON reply; check --base-url"):
+        backend(fake).complete(ADD, n=2)
+    assert len(fake.requests) == 1
+    with pytest.raises(BackendUnavailable, match=r"at http://127\.0\.0\.1:\d+/v1 sent a non-JSON"):
+        OpenAIBackend(None, f"{fake.url}/v1", retry=FAST).complete(ADD)  # GET /models
+
+
+def test_cli_on_a_web_page_exits_with_one_line(
+    fake: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.default = lambda req: html_reply()
+    code = main(["--backend", "openai", "--base-url", f"{fake.url}/v1", "--model", "m", "-q"])
+    err = capsys.readouterr().err
+    assert code == 3 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        f"error: The OpenAI-compatible server at {fake.url}/v1 sent a non-JSON reply; "
+        "check --base-url."
+    ]

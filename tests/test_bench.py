@@ -15,7 +15,7 @@ import pytest
 from localcode.backends.mock import MockBackend
 from localcode.bench import load_problems, run_bench
 from localcode.config import AgentConfig
-from localcode.errors import BackendUnavailable
+from localcode.errors import BackendUnavailable, UsageError
 
 # The mock's scripted code is always second_largest_unique: right for SOLVED (given its best
 # candidate), wrong for UNSOLVED, whose hidden test the mock's own tests never look at.
@@ -225,6 +225,49 @@ def test_other_settings_refuse_to_mix_into_old_results(tmp_path: Path, problems:
     assert proc.returncode == 2
     assert "seed: 0 then 1" in proc.stderr and "--out" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("changed", "diff"),
+    [
+        ({"timeout": 9.0}, "timeout: 5.0 then 9.0"),
+        ({"sandbox": "none"}, "sandbox: auto then none"),
+        ({"ctx_size": 4096}, "ctx_size: 8192 then 4096"),
+    ],
+)
+def test_judging_settings_refuse_to_mix(
+    tmp_path: Path, problems: Path, changed: dict[str, object], diff: str
+) -> None:
+    first = load_problems(problems)[:1]
+    run_bench(
+        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
+    )
+    with pytest.raises(UsageError, match=diff):
+        cfg = AgentConfig(backend="mock", **changed)  # type: ignore[arg-type]
+        run_bench(first, ["greedy"], cfg, MockBackend("demo"), tmp_path, model="m")
+
+
+def test_results_from_before_judging_settings_were_recorded_resume(
+    tmp_path: Path, problems: Path
+) -> None:
+    # A line written before timeout, sandbox and ctx_size were recorded was judged under
+    # their defaults: it resumes a default run and refuses any other.
+    first = load_problems(problems)[:1]
+    run_bench(
+        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
+    )
+    path = tmp_path / "results.jsonl"
+    (row,) = lines(path)
+    for key in ("timeout", "sandbox", "ctx_size"):
+        del row["settings"][key]  # type: ignore[attr-defined]
+    path.write_text(json.dumps(row) + "\n")
+    again = run_bench(
+        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
+    )
+    assert again[0].final_code == row["final_code"] and len(lines(path)) == 1
+    with pytest.raises(UsageError, match="sandbox: auto then strict"):
+        cfg = AgentConfig(backend="mock", sandbox="strict")
+        run_bench(first, ["greedy"], cfg, MockBackend("demo"), tmp_path, model="m")
 
 
 # --- bad input ----------------------------------------------------------------------------

@@ -6,6 +6,9 @@ import json
 import subprocess
 import sys
 
+from fakes.ollama import FakeOllama
+from fakes.server import html_reply
+
 
 def localcode(*args: str) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "localcode", *args]
@@ -37,4 +40,20 @@ def test_doctor_lists_layers_and_backends():
     done = localcode("doctor", "--ollama-url", "http://127.0.0.1:9")
     assert done.returncode == 0
     assert "sandbox:" in done.stdout and "backends:" in done.stdout and "mock" in done.stdout
-    assert "not reachable" in done.stdout
+    assert "not reachable" in done.stdout and "ollama serve" in done.stdout
+
+
+def test_doctor_lists_the_models_ollama_has() -> None:
+    fake = FakeOllama(lambda messages, seed: "")
+    try:
+        done = localcode("doctor", "--ollama-url", fake.url)
+        fake.default = lambda req: html_reply()
+        page = localcode("doctor", "--ollama-url", fake.url)
+    finally:
+        fake.close()
+    assert done.returncode == 0 and page.returncode == 0
+    assert (
+        f"ollama at {fake.url}: reachable, 2 model(s): qwen2.5-coder:1.5b, llama3:latest"
+        in done.stdout
+    )
+    assert "not reachable" in page.stdout and "check --ollama-url" in page.stdout

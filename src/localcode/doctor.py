@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import BackendError
 from .sandbox import IsolationStatus, sandbox_status
 
 
@@ -37,14 +38,12 @@ def diagnose(ollama_url: str) -> Diagnosis:
 
 
 def _ollama(url: str) -> str:
-    import httpx
+    from .backends.ollama import list_models
 
     try:
-        reply = httpx.get(url.rstrip("/") + "/api/tags", timeout=2.0)
-        reply.raise_for_status()
-        names = [m.get("name", "?") for m in reply.json().get("models", [])]
-    except (httpx.HTTPError, ValueError, AttributeError) as exc:
-        return f"not reachable ({type(exc).__name__}) - start it with `ollama serve`, or pass --ollama-url"
+        names = [m.name for m in list_models(url, timeout=2.0)]
+    except BackendError as exc:
+        return f"not reachable: {exc}"
     return f"reachable, {len(names)} model(s)" + (": " + ", ".join(names[:8]) if names else "")
 
 

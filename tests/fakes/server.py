@@ -38,6 +38,12 @@ def json_reply(obj: Any, status: int = 200, headers: dict[str, str] | None = Non
     )
 
 
+def html_reply(status: int = 200) -> Reply:
+    """What a wrong URL often gets instead of an API: a web page (a proxy's, a login form)."""
+    page = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy</body></html>"
+    return Reply(status, page, {"Content-Type": "text/html; charset=utf-8"})
+
+
 Responder = Callable[[Request], Reply]
 
 

@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
@@ -92,6 +92,22 @@ def error_text(body: bytes | str, limit: int = 300) -> str:
     if isinstance(err, dict):
         err = err.get("message") or err.get("type") or err
     return " ".join(str(err).split())[:limit]
+
+
+def json_body(resp: httpx.Response, where: str, fix: str = "check --base-url") -> dict[str, Any]:
+    """The reply's JSON object; anything else (a wrong URL, a proxy's page) is BackendUnavailable.
+
+    Unavailable, not a plain BackendError: the next request would get the same page, so the run
+    stops with the message instead of failing every candidate. `where` names the server
+    ("Ollama at http://localhost:11434"), `fix` says what to do.
+    """
+    try:
+        data = resp.json()
+    except ValueError:  # both JSONDecodeError and UnicodeDecodeError are ValueErrors
+        data = None
+    if not isinstance(data, dict):
+        raise BackendUnavailable(f"{where} sent a non-JSON reply; {fix}.")
+    return data
 
 
 def transport_error(exc: httpx.TransportError, unreachable: str, slow: str) -> BackendError:

@@ -13,7 +13,8 @@ from .. import models
 from ..config import AgentConfig
 from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 from .base import Completion, Message, fan_out
-from .llama_server import LlamaServer, start_server
+from .http import estimate_tokens, json_body
+from .llama_server import ENGINE_REQUIREMENT, LlamaServer, start_server
 
 
 class LocalBackend:
@@ -100,10 +101,11 @@ class LocalBackend:
             )
         except httpx.TransportError as exc:
             raise self._unavailable(exc) from exc
-        if resp.status_code == 200:
-            return int(resp.json()["input_tokens"])
-        # An engine without the counting endpoint: ~3 characters per token for code and English.
-        return sum(len(m["content"]) // 3 + 8 for m in messages)
+        counted = self._json(resp).get("input_tokens") if resp.status_code == 200 else None
+        if isinstance(counted, int):
+            return counted
+        # An engine without the counting endpoint: the rough estimate every backend uses.
+        return estimate_tokens([m["content"] for m in messages])
 
     def close(self) -> None:
         self._http.close()
@@ -128,10 +130,9 @@ class LocalBackend:
             ) from exc
         except httpx.TransportError as exc:
             raise self._unavailable(exc) from exc
-        is_json = resp.headers.get("content-type", "").startswith("application/json")
-        data = resp.json() if is_json else {}
         if resp.status_code != 200:
-            raise self._http_error(resp.status_code, data, resp.text)
+            raise self._http_error(resp)
+        data = self._json(resp)
         usage = data.get("usage") or {}
         choices = sorted(data.get("choices", []), key=lambda c: c.get("index", 0))
         if len(choices) != body.get("n", 1):
@@ -143,7 +144,9 @@ class LocalBackend:
             Completion(
                 text=c["message"].get("content") or "",
                 seed=seed + i,
-                prompt_tokens=usage.get("prompt_tokens", prompt_tokens),
+                # The prompt is read once per request: counted on choice 0, as OpenAIBackend does,
+                # so sums over completions stay right.
+                prompt_tokens=usage.get("prompt_tokens", prompt_tokens) if i == 0 else None,
                 # llama.cpp's usage counts choice 0 only; count the others' tokens the same way
                 completion_tokens=usage.get("completion_tokens")
                 if i == 0
@@ -161,11 +164,25 @@ class LocalBackend:
             return None
         if resp.status_code != 200:
             return None
-        return len(resp.json()["tokens"]) + (choice.get("finish_reason") == "stop")
+        return len(self._json(resp).get("tokens") or []) + (choice.get("finish_reason") == "stop")
 
-    def _http_error(self, status: int, data: dict[str, Any], text: str) -> BackendError:
-        err = data.get("error") or {}
-        message = err.get("message") or text[:300]
+    def _json(self, resp: httpx.Response) -> dict[str, Any]:
+        return json_body(
+            resp,
+            f"The local llama.cpp server at {self.server.root_url}",
+            f"run again; if it repeats, reinstall the engine: pip install '{ENGINE_REQUIREMENT}'",
+        )
+
+    def _http_error(self, resp: httpx.Response) -> BackendError:
+        status = resp.status_code
+        try:
+            data = resp.json()
+        except ValueError:
+            data = None
+        err = (data.get("error") if isinstance(data, dict) else None) or {}
+        if not isinstance(err, dict):  # {"error": "text"}
+            err = {"message": str(err)}
+        message = err.get("message") or resp.text[:300]
         if err.get("type") == "exceed_context_size_error":
             return PromptTooLong(f"{message} (per-slot --ctx-size is {self.ctx_size})")
         return BackendError(

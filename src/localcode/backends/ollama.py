@@ -17,6 +17,7 @@ from .http import (
     error_text,
     estimate_tokens,
     is_retryable,
+    json_body,
     make_client,
     ndjson_lines,
     retry_after,
@@ -223,7 +224,7 @@ def list_models(url: str, *, timeout: float = 10.0) -> list[OllamaModel]:
             f"Ollama at {base} answered HTTP {resp.status_code}: {error_text(resp.content)}"
         )
     models = []
-    for m in resp.json().get("models") or []:
+    for m in json_body(resp, f"Ollama at {base}", "check --ollama-url").get("models") or []:
         details = m.get("details") or {}
         models.append(
             OllamaModel(

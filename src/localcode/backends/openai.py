@@ -16,6 +16,7 @@ from .http import (
     RetryPolicy,
     error_text,
     is_retryable,
+    json_body,
     make_client,
     redact,
     retry_after,
@@ -174,8 +175,7 @@ class OpenAIBackend:
                 ):
                     raise _NRejected
                 raise err
-            result: dict[str, Any] = resp.json()
-            return result
+            return json_body(resp, self._where)
 
         return with_retries(attempt, self.retry)
 
@@ -185,6 +185,10 @@ class OpenAIBackend:
             self._max_tokens_key = "max_completion_tokens"
             return True
         return False
+
+    @property
+    def _where(self) -> str:
+        return f"The OpenAI-compatible server at {self.base_url}"
 
     def _send(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         try:
@@ -222,7 +226,7 @@ class OpenAIBackend:
         resp = with_retries(lambda: self._send("GET", "/models"), self.retry)
         if resp.status_code != 200:
             raise self._status_error(resp)
-        ids = [m.get("id") for m in resp.json().get("data") or [] if m.get("id")]
+        ids = [m.get("id") for m in json_body(resp, self._where).get("data") or [] if m.get("id")]
         if len(ids) != 1:
             offered = ", ".join(ids[:10]) or "none"
             raise UsageError(f"Pass --model: {self.base_url} offers {offered}.")

@@ -43,6 +43,9 @@ def bench_settings(cfg: AgentConfig, model: str) -> dict[str, Any]:
         "seed": cfg.seed,
         "temperature": cfg.temperature,
         "max_tokens": cfg.max_tokens,
+        "timeout": cfg.timeout,
+        "sandbox": cfg.sandbox,
+        "ctx_size": cfg.ctx_size,
     }
 
 

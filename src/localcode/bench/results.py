@@ -10,6 +10,9 @@ from typing import Any
 
 from ..errors import UsageError
 
+# Settings that older results files do not record, with the defaults those runs used.
+LEGACY_SETTINGS = {"timeout": 5.0, "sandbox": "auto", "ctx_size": 8192}
+
 
 @dataclass
 class Outcome:
@@ -71,6 +74,7 @@ def load_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], 
             raise UsageError(
                 f"Results file {path} line {n} is damaged ({exc}); delete that line to redo it."
             ) from None
+        outcome.settings = {**LEGACY_SETTINGS, **outcome.settings}
         if outcome.settings != settings:
             raise UsageError(
                 f"Results in {path} were made with other settings ({_diff(outcome.settings, settings)})"
