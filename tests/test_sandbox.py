@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 
 import pytest
 
+from localcode.errors import SandboxError
 from localcode.sandbox import Limits, WorkerPool, run_tests
 from localcode.sandbox import TestRun as Run
 from localcode.sandbox.runner import needed_names
@@ -260,3 +263,35 @@ def test_sets_bytes_and_tuples_cross_as_arguments(pool):
     code = "def size(x):\n    return len(x)\n"
     tests = "def test_set():\n    assert size({1, 2}) == 2\n\ndef test_bytes():\n    assert size((1, b'x', frozenset())) == 3\n"
     assert run(pool, code, tests).all_passed
+
+
+def _within(seconds: float, action):
+    """`action()`'s result, or a test failure if it blocks (a leaked pool slot blocks forever)."""
+    out: list[object] = []
+    thread = threading.Thread(target=lambda: out.append(action()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert out, f"blocked for {seconds}s"
+    return out[0]
+
+
+def test_a_failed_request_frees_its_worker_slot():
+    with WorkerPool(1) as one:
+        with pytest.raises(SandboxError):
+            one.run({"code": object()})  # not JSON: the request fails before the worker sees it
+        ctrl_c = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        ctrl_c.start()  # while the pool waits for a slow candidate's answer
+        with pytest.raises(KeyboardInterrupt):
+            run(one, "import time\ntime.sleep(3)\n" + ADD, ADD_TESTS)
+        ctrl_c.join()
+        assert _within(60, lambda: run(one, ADD, ADD_TESTS)).all_passed
+
+
+def test_status_is_read_once_per_pool():
+    with WorkerPool(1) as one:
+        first = one.status()
+        busy = one._acquire()  # the only worker: status() must not need it again
+        try:
+            assert _within(5, one.status) == first
+        finally:
+            one._release(busy)

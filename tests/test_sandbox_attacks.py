@@ -231,22 +231,171 @@ def test_exit_zero_at_import(pool, healthy):
     assert run.error
 
 
-def test_monkeypatch_pytest(pool, healthy):
-    code = (
-        "import _pytest.reports, _pytest.runner\n"
-        "_pytest.reports.TestReport.passed = property(lambda self: True)\n"
-        "_pytest.reports.TestReport.failed = property(lambda self: False)\n"
-        "_pytest.reports.TestReport.outcome = 'passed'\n"
-        "_orig = _pytest.runner.call_and_report\n"
-        "def _fake(item, when, log=True, **kw):\n"
-        "    report = _orig(item, when, log=False, **kw)\n"
-        "    report.outcome = 'passed'\n"
-        "    item.ihook.pytest_runtest_logreport(report=report)\n"
-        "    return report\n"
-        "_pytest.runner.call_and_report = _fake\n"
-        "def answer(x):\n    return None\n"
+# Patches aimed at what scores a run: the quick runner's per-test call and the report writer
+# (plain tests), the session's reporter and pytest's own reports (other tests), the assertion
+# type, and the `pytest` module itself. The candidate applies them wherever it is imported.
+PATCH_THE_SCORER = """
+import builtins, sys
+import _pytest.reports, _pytest.runner
+_pytest.reports.TestReport.passed = property(lambda self: True)
+_pytest.reports.TestReport.failed = property(lambda self: False)
+_pytest.reports.TestReport.outcome = 'passed'
+_orig = _pytest.runner.call_and_report
+def _fake(item, when, log=True, **kw):
+    report = _orig(item, when, log=False, **kw)
+    report.outcome = 'passed'
+    item.ihook.pytest_runtest_logreport(report=report)
+    return report
+_pytest.runner.call_and_report = _fake
+quick = sys.modules.get('localcode.sandbox.quick')
+harness = sys.modules.get('localcode.sandbox.harness')
+if quick is not None:
+    quick._call = lambda func, *rest: [True, '']
+if harness is not None:
+    _write = harness.write_report
+    def write_report(report, code, reporter, import_error):
+        for name in list(reporter.results) + ['test_one', 'test_two']:
+            reporter.results[name] = [True, '']
+        reporter.collect_errors = []
+        _write(report, 0, reporter, None)
+    harness.write_report = write_report
+    harness.Reporter.pytest_runtest_logreport = lambda self, report: self.results.__setitem__(
+        report.nodeid.split('::')[-1], [True, ''])
+class Never(Exception):
+    pass
+builtins.AssertionError = Never
+class FakePytest:
+    def __getattr__(self, name):
+        return getattr(sys.modules['_pytest.python_api'], name, None)
+sys.modules['pytest'] = FakePytest()
+"""
+# the same tests through a pytest session (a fixture makes them not plain)
+SESSION_TESTS = """
+import pytest
+
+@pytest.fixture
+def two():
+    return 2
+
+def test_one(two):
+    assert answer(1) == two
+
+def test_two():
+    assert answer(2) == 4
+"""
+
+
+class CountingPool(WorkerPool):
+    """A real pool that notes, per job, whether it was a split run."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.splits: list[bool] = []
+
+    def run(self, job):
+        self.splits.append(job["split"])
+        return super().run(job)
+
+
+@pytest.fixture(scope="module")
+def counting():
+    with CountingPool(1) as p:
+        yield p
+
+
+@pytest.mark.parametrize("tests", [WRONG_TESTS, SESSION_TESTS], ids=["quick", "session"])
+def test_monkeypatch_pytest(counting, tests):
+    """Split path: the candidate sits in its own process, so patching the scorer there changes
+    nothing in the test process."""
+    counting.splits.clear()
+    code = PATCH_THE_SCORER + "def answer(x):\n    return None\n"
+    run = attack(counting, code, tests)
+    assert_no_credit(run)
+    assert counting.splits == [True]
+    assert all("AssertionError" in r.message or "assert" in r.message for r in run.results), run
+
+
+def test_monkeypatch_pytest_in_process_path_is_not_protected(counting):
+    """In-process path (the tests use a class from the solution, a CapWords name): tests and
+    candidate share one process, and README says a candidate can forge its score there. What still
+    holds, and is asserted: the path comes from the test text, and only tests parsed from it count."""
+    counting.splits.clear()
+    tests = (
+        "def test_one():\n    assert Box(1).v == 2\n\ndef test_two():\n    assert Box(2).v == 4\n"
     )
-    assert_no_credit(attack(pool, code))
+    code = PATCH_THE_SCORER + "class Box:\n    def __init__(self, v):\n        self.v = None\n"
+    code += "def test_bonus():\n    pass\n"
+    run = attack(counting, code, tests)
+    assert counting.splits == [False]
+    assert [r.name for r in run.results] == ["test_one", "test_two"]
+    # no assertion on run.passed: a forged pass here is the documented limit of this path
+
+
+ADD_TESTS = (
+    "def test_small():\n    assert add(1, 2) == 3\n\ndef test_two():\n    assert add(1, 1) == 2\n"
+)
+ADD_SESSION_TESTS = "import pytest\n\n@pytest.fixture\ndef one():\n    return 1\n\n" + (
+    "def test_small(one):\n    assert add(one, 2) == 3\n\ndef test_two():\n    assert add(1, 1) == 2\n"
+)
+# In the split run, fake the harness's signal; in the in-process rerun it would then win by
+# patching the quick runner and the report writer (PATCH_THE_SCORER). `add` is wrong either way.
+FORCE_FALLBACK = (
+    "import sys\n"
+    "def add(a, b):\n"
+    "    if sys._getframe(1).f_code.co_name.startswith('test'):  # called by a test: in-process\n"
+    "        exec(PATCH, {})\n"
+    "        return 0\n"
+    "    raise {raise_}\n"
+)
+
+
+@pytest.mark.parametrize("tests", [ADD_TESTS, ADD_SESSION_TESTS], ids=["quick", "session"])
+@pytest.mark.parametrize(
+    "raise_",
+    [
+        "ValueError('SplitUnsupported')",
+        "ValueError('harness.SplitUnsupported: a function cannot be passed to the solution process')",
+        "type('SplitUnsupported', (Exception,), {})('a function cannot be passed')",
+        "type('SplitUnsupported', (TypeError,), {'__module__': 'localcode.sandbox.harness'})()",
+    ],
+    ids=["message", "message-like-harness", "class-name", "class-name-and-module"],
+)
+def test_candidate_cannot_force_the_in_process_fallback(counting, tests, raise_):
+    """Only the harness's own SplitUnsupported, raised in the test process, makes the rerun;
+    an exception from the solution process is rebuilt as a builtin type, whatever its name or text."""
+    counting.splits.clear()
+    code = f"PATCH = {PATCH_THE_SCORER!r}\n" + FORCE_FALLBACK.replace("{raise_}", raise_)
+    run = attack(counting, code, tests)
+    assert_no_credit(run)
+    assert counting.splits == [True], "the run fell back to one process"
+    assert all("SplitUnsupported" in r.message for r in run.results), run
+
+
+def test_candidate_cannot_force_the_fallback_with_a_callable_constant(counting):
+    """A solution name the tests pass as data (here a list) made callable by the candidate
+    crosses by handle, not as an unsupported value."""
+    counting.splits.clear()
+    tests = "def test_one():\n    assert total(ITEMS) == 6\n\ndef test_two():\n    assert total(ITEMS) > 5\n"
+    code = f"PATCH = {PATCH_THE_SCORER!r}\n" + (
+        "import sys\n"
+        "def ITEMS():\n    return [1, 2, 3]\n"
+        "def total(xs):\n"
+        "    if sys._getframe(1).f_code.co_name.startswith('test'):\n"
+        "        exec(PATCH, {})\n"
+        "    return 0\n"
+    )
+    run = attack(counting, code, tests)
+    assert_no_credit(run)
+    assert counting.splits == [True]
+
+
+def test_tests_that_pass_functions_still_fall_back(counting):
+    """The fallback the design does want: the tests' own lambda cannot cross to the solution."""
+    counting.splits.clear()
+    tests = "def test_one():\n    assert apply(lambda v: v + 1, 1) == 2\n"
+    run = attack(counting, "def apply(f, x):\n    return f(x)\n", tests)
+    assert run.all_passed, run
+    assert counting.splits == [True, False]
 
 
 def test_always_equal_object(pool, healthy):
@@ -310,3 +459,59 @@ def test_nothing_carries_over_to_the_next_run_of_a_worker(status, healthy):
     with WorkerPool(1) as one:
         assert attack(one, leave).all_passed  # it did see its own socket
         assert attack(one, look).all_passed
+
+
+# Kills the worker that runs it: the topmost ancestor still running the worker's code (the test
+# process and S are forks of it too), then its own parent. Never anything above the worker.
+KILL_THE_WORKER = """
+import os, signal
+
+def parent(pid):
+    try:
+        stat = open(f'/proc/{pid}/stat', 'rb').read()
+    except OSError:
+        return 0
+    return int(stat.rsplit(b')', 1)[-1].split()[1])
+
+def is_worker(pid):
+    try:
+        return b'from localcode.sandbox.worker import main' in open(f'/proc/{pid}/cmdline', 'rb').read()
+    except OSError:
+        return False
+
+chain, pid = [], parent(os.getpid())
+while pid > 1 and is_worker(pid):
+    chain.append(pid)
+    pid = parent(pid)
+for victim in chain[-1:] + [os.getppid()]:
+    if victim > 1:
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except OSError:
+            pass
+
+def answer(x):
+    return 2 * x
+"""
+
+
+def test_a_candidate_that_kills_its_worker_gets_an_error_not_an_exception():
+    """Unconfined (no namespaces, same uid) a candidate can kill the worker: the pool replaces it,
+    the candidate's run comes back with an error and no credit, and the next candidate runs."""
+    with WorkerPool(1) as one:
+        run = attack(one, KILL_THE_WORKER, isolation="none")
+        assert_no_credit(run)
+        assert run.error and run.error.startswith("sandbox:"), run.error
+        assert attack(one, "def answer(x):\n    return 2 * x\n", isolation="none").all_passed
+
+
+def test_a_confined_candidate_cannot_kill_its_worker(status):
+    """With PID namespaces the worker is out of the candidate's sight (and, as root, of its uid)."""
+    require(status, "namespaces")
+    with WorkerPool(1) as one:
+        assert attack(one, "def answer(x):\n    return 2 * x\n").all_passed
+        worker = one._idle[0].proc.pid
+        run = attack(one, KILL_THE_WORKER)
+        assert not (run.error or "").startswith("sandbox:"), run.error
+        assert [w.proc.pid for w in one._idle] == [worker]
+        assert one._idle[0].proc.poll() is None

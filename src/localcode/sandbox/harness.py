@@ -134,6 +134,9 @@ class SolutionClient:
 
     def _encode(self, value: Any) -> Any:
         def ref(v: Any) -> int:
+            # a solution function the tests pass back goes by its handle too: otherwise a
+            # candidate could make a name the tests pass (a constant) callable, to force the
+            # in-process rerun
             if isinstance(v, _Remote) and "id" in v._lc_target:
                 return int(v._lc_target["id"])
             raise wire.Unencodable(f"a {type(v).__name__} cannot be passed to the solution process")
@@ -171,7 +174,9 @@ class SolutionClient:
         """The solution's answer to a lookup: proxies for its callables, copies of its values."""
         found: dict[str, Any] = {}
         for name, (kind, value) in kinds.items():
-            found[name] = _Remote(self, {"name": name}, name) if kind == "callable" else value
+            if kind == "callable":
+                value = _Remote(self, {"name": name, "id": value}, name)
+            found[name] = value
         return found
 
 
@@ -180,7 +185,17 @@ def lookup_message(names: list[str]) -> dict[str, Any]:
 
 
 class SplitUnsupported(Exception):
-    """The tests pass something that is not plain data (a function, an object): rerun in-process."""
+    """The tests pass something that is not plain data (a function, an object): rerun in-process.
+
+    Raised only here, in the test process, by the tests' own arguments; the run falls back to one
+    process only on this very class (`is_unsupported`), never on an exception's name or text, which
+    the candidate controls (exceptions from the solution process are rebuilt as builtin types).
+    """
+
+
+def is_unsupported(exc: BaseException | None) -> bool:
+    """Whether `exc` is the harness's own SplitUnsupported."""
+    return isinstance(exc, SplitUnsupported)
 
 
 def _update_in_place(original: Any, new: Any) -> None:
@@ -287,7 +302,7 @@ def _handle(
         for name in message.get("names", []):
             if hasattr(module, name):
                 value = getattr(module, name)
-                found[name] = ("callable", None) if callable(value) else ("value", value)
+                found[name] = ("callable", ref(value)) if callable(value) else ("value", value)
         encoded = {n: [k, wire.encode(v, ref)] for n, (k, v) in found.items()}
         return {
             "v": {
@@ -350,6 +365,11 @@ class Reporter:
     def pytest_configure(self, config: Any) -> None:
         config.option.tbstyle = "short"  # --tb=short, whose owner (the terminal plugin) is off
 
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
+        """Note a SplitUnsupported by its type; returns None, so pytest still makes the report."""
+        if call.excinfo is not None and is_unsupported(call.excinfo.value):
+            self.unsupported = call.excinfo.exconly()[:300]
+
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
             self.collect_errors.append(_text(report)[:MAX_MESSAGE])
@@ -364,8 +384,6 @@ class Reporter:
             if entry[0] is None:
                 entry[0] = True
         elif report.failed or report.skipped:
-            if report.failed and "SplitUnsupported" in _text(report):
-                self.unsupported = _text(report).strip().splitlines()[-1][:300]
             if entry[0] is not False:
                 entry[1] = _text(report)[:MAX_MESSAGE] if report.failed else "skipped"
             entry[0] = False

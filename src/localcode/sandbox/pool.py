@@ -28,6 +28,11 @@ _BOOT = (
 _slots = itertools.count()
 
 
+class WorkerDied(SandboxError):
+    """A worker that had started ended during a job: the candidate's doing (it killed it) or a
+    crash, unlike a worker that cannot start at all (a plain SandboxError: a broken setup)."""
+
+
 class _Worker:
     """One worker process and its pipes."""
 
@@ -49,19 +54,18 @@ class _Worker:
             cwd="/",
             start_new_session=True,
         )
-        self.hello = self._read()
-
-    def _read(self) -> dict[str, Any]:
-        out: IO[bytes] | None = self.proc.stdout
-        line = out.readline() if out else b""
+        line = self._readline()
         if not line:
             code = self.proc.wait()
             raise SandboxError(
                 f"the sandbox worker exited (code {code}) before answering; run "
                 "`localcode doctor` to see which isolation layer fails"
             )
-        reply: dict[str, Any] = json.loads(line)
-        return reply
+        self.hello: dict[str, Any] = json.loads(line)
+
+    def _readline(self) -> bytes:
+        out: IO[bytes] | None = self.proc.stdout
+        return out.readline() if out else b""
 
     def request(self, job: dict[str, Any]) -> dict[str, Any]:
         assert self.proc.stdin is not None
@@ -69,8 +73,13 @@ class _Worker:
             self.proc.stdin.write(json.dumps(job).encode() + b"\n")
             self.proc.stdin.flush()
         except OSError as exc:
-            raise SandboxError(f"the sandbox worker died: {exc}") from exc
-        return self._read()
+            raise WorkerDied(f"the sandbox worker died: {exc}") from exc
+        line = self._readline()
+        if not line:
+            code = self.proc.wait()
+            raise WorkerDied(f"the sandbox worker died during the run (exit code {code})")
+        reply: dict[str, Any] = json.loads(line)
+        return reply
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -94,6 +103,7 @@ class WorkerPool:
         self._count = 0
         self._cond = threading.Condition()
         self._closed = False
+        self._status: IsolationStatus | None = None
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -102,16 +112,24 @@ class WorkerPool:
         self.close()
 
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
-        """Run one job on an idle worker; a worker that dies is replaced and the job retried once."""
+        """Run one job on an idle worker; a worker that dies is replaced and the job retried once
+        (WorkerDied if it dies again)."""
         for attempt in (1, 2):
             worker = self._acquire()
             try:
                 reply = worker.request(job)
-            except SandboxError:
+            except WorkerDied:
                 self._discard(worker)
                 if attempt == 2:
                     raise
                 continue
+            except BaseException as exc:
+                # a garbled reply, an unencodable job, KeyboardInterrupt: the worker's state is
+                # unknown, so it goes, and its slot with it
+                self._discard(worker)
+                if isinstance(exc, Exception):
+                    raise SandboxError(f"the sandbox failed: {type(exc).__name__}: {exc}") from exc
+                raise
             self._release(worker)
             if "worker_error" in reply:
                 raise SandboxError(f"the sandbox failed: {reply['worker_error']}")
@@ -119,13 +137,12 @@ class WorkerPool:
         raise AssertionError("unreachable")
 
     def status(self) -> IsolationStatus:
-        """The layers a worker found it can apply on this machine."""
-        worker = self._acquire()
-        try:
-            hello = worker.hello
-        finally:
-            self._release(worker)
-        return IsolationStatus(active=list(hello["active"]), missing=dict(hello["missing"]))
+        """The layers a worker found it can apply on this machine (asked once per pool)."""
+        if self._status is None:
+            worker = self._acquire()
+            self._release(worker)  # _acquire noted its hello
+        assert self._status is not None
+        return IsolationStatus(list(self._status.active), dict(self._status.missing))
 
     def close(self) -> None:
         """Stop every idle worker; busy ones stop when their job returns."""
@@ -149,12 +166,18 @@ class WorkerPool:
                     break
                 self._cond.wait()
         try:
-            return _Worker(next(_slots))
+            worker = _Worker(next(_slots))
         except BaseException:
             with self._cond:
                 self._count -= 1
                 self._cond.notify()
             raise
+        if self._status is None:  # every worker on this machine finds the same layers
+            hello = worker.hello
+            self._status = IsolationStatus(
+                active=list(hello["active"]), missing=dict(hello["missing"])
+            )
+        return worker
 
     def _release(self, worker: _Worker) -> None:
         with self._cond:

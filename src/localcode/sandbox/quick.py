@@ -164,9 +164,7 @@ def _run_module(
     next(explain)  # pytest's comparison explanations ("At index 0 diff: ...") from here on
     try:
         for name, func in tests:
-            result = reporter.results[name] = _call(func)
-            if not result[0] and "SplitUnsupported" in result[1]:
-                reporter.unsupported = result[1].strip().splitlines()[-1][:300]
+            reporter.results[name] = _call(func, reporter)
     except (KeyboardInterrupt, pytest.exit.Exception):
         return EXIT_INTERRUPTED
     finally:
@@ -225,8 +223,9 @@ def _assertion_hook(config: Any) -> Any:
     return assertion.pytest_runtest_protocol(_Item(config))  # type: ignore[arg-type]
 
 
-def _call(func: Callable[[], object]) -> list[Any]:
-    """[passed, message] for one test, as the session's reporter would record it."""
+def _call(func: Callable[[], object], reporter: harness.Reporter) -> list[Any]:
+    """[passed, message] for one test, as the session's reporter would record it; a
+    SplitUnsupported (by its type: the candidate writes any text it likes) is noted on `reporter`."""
     import pytest
 
     try:
@@ -236,6 +235,8 @@ def _call(func: Callable[[], object]) -> list[Any]:
     except (pytest.skip.Exception, pytest.xfail.Exception):
         return [False, "skipped"]
     except BaseException as exc:  # noqa: BLE001 - SystemExit in a test is a failure in pytest too
+        if harness.is_unsupported(exc):
+            reporter.unsupported = f"SplitUnsupported: {exc}"[:300]
         return [False, _failure(exc, func)[: harness.MAX_MESSAGE]]
     return [True, ""]
 

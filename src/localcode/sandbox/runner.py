@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import SandboxError
 from ..extract import test_names
 from .cold import run_tests_cold
-from .pool import WorkerPool, default_pool
+from .pool import WorkerDied, WorkerPool, default_pool
 from .quick import is_plain
 from .records import IsolationStatus, Limits, TestResult, TestRun
 
@@ -41,9 +41,16 @@ def run_tests(
     pool = pool or default_pool()
     status = check_isolation(limits.isolation, pool)
     split = not any(_looks_like_class(n) for n in needed)
-    reply = pool.run(_job(code, tests, needed, split, plain, limits))
-    if split and _report(reply).get("unsupported"):  # the tests pass functions
-        reply = pool.run(_job(code, tests, needed, False, plain, limits))
+    try:
+        reply = pool.run(_job(code, tests, needed, split, plain, limits))
+        # the tests passed a function or object of their own to the solution: the test process
+        # says so only for the harness's own SplitUnsupported, never for anything the solution raised
+        if split and _report(reply).get("unsupported"):
+            reply = pool.run(_job(code, tests, needed, False, plain, limits))
+    except WorkerDied as exc:  # a worker that ran fine until this candidate: its score is 0
+        run = _no_credit(results, f"sandbox: {exc} (the candidate killed it?)")
+        run.duration_s = _since(started)
+        return run
     run = _to_run(results, reply, limits)
     run.layers = list(reply.get("layers", [])) if limits.isolation != "none" else ["none"]
     if status.missing and limits.isolation == "auto":
