@@ -3,6 +3,7 @@ VENV := .venv/bin
 TASK ?= Write a function `second_largest_unique(nums)` that returns the second largest unique number in a list, or None if fewer than two unique values exist.
 MODEL ?= qwen2.5-coder-1.5b
 TEST_MODEL ?= qwen2.5-coder-0.5b
+export TASK  # handed to the shell as a variable, so backticks in a task stay text
 
 .PHONY: setup run test lint format bench-sandbox bench-engine
 
@@ -11,7 +12,7 @@ setup:
 
 run: setup
 	$(VENV)/localcode models pull $(MODEL)
-	$(VENV)/localcode --model $(MODEL) --task "$(TASK)"
+	$(VENV)/localcode --model $(MODEL) --task "$$TASK"
 
 lint: setup
 	$(VENV)/ruff check src tests bench
