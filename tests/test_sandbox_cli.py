@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 from fakes.ollama import FakeOllama
+from fakes.openai import FakeOpenAI
 from fakes.server import html_reply
 
 
@@ -57,3 +59,22 @@ def test_doctor_lists_the_models_ollama_has() -> None:
         in done.stdout
     )
     assert "not reachable" in page.stdout and "check --ollama-url" in page.stdout
+
+
+def test_doctor_probes_the_openai_compatible_server_and_the_anthropic_key() -> None:
+    fake = FakeOpenAI(models=("qwen", "llama"))
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    try:
+        env["OPENAI_BASE_URL"] = f"{fake.url}/v1"
+        up = subprocess.run([sys.executable, "-m", "localcode", "doctor"], capture_output=True,
+                            text=True, timeout=60, env=env)  # fmt: skip
+    finally:
+        fake.close()
+    assert up.returncode == 0
+    assert f"openai at {fake.url}/v1: reachable, 2 model(s): qwen, llama" in up.stdout
+    assert "anthropic: no ANTHROPIC_API_KEY set" in up.stdout
+    env.update(OPENAI_BASE_URL="http://127.0.0.1:9/v1", ANTHROPIC_API_KEY="sk-secret-123")
+    down = subprocess.run([sys.executable, "-m", "localcode", "doctor"], capture_output=True,
+                          text=True, timeout=60, env=env)  # fmt: skip
+    assert "openai at http://127.0.0.1:9/v1: not reachable" in down.stdout
+    assert "ANTHROPIC_API_KEY is set" in down.stdout and "sk-secret-123" not in down.stdout

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
-from .errors import BackendError
+from .backends.openai import DEFAULT_BASE_URL as DEFAULT_OPENAI_URL
+from .errors import BackendError, LocalCodeError
 from .sandbox import IsolationStatus, sandbox_status
 
 
@@ -16,6 +18,9 @@ class Diagnosis:
     backends: list[str]
     ollama_url: str
     ollama: str  # "reachable, N models" or why not
+    openai_url: str = ""
+    openai: str = ""  # the same for the OpenAI-compatible server
+    anthropic: str = ""  # whether a key is set (no request is made: it would cost money)
     models: list[str] = field(default_factory=list)  # one line per known local model
 
     def lines(self) -> list[str]:
@@ -25,6 +30,8 @@ class Diagnosis:
         out.append("  --sandbox strict: " + ("allowed" if self.sandbox.complete else "refused"))
         out.append("backends: " + ", ".join(self.backends))
         out.append(f"  ollama at {self.ollama_url}: {self.ollama}")
+        out.append(f"  openai at {self.openai_url}: {self.openai}")
+        out.append(f"  anthropic: {self.anthropic}")
         out.append("models (local backend):")
         out += [f"  {m}" for m in self.models] or ["  (model manager not available)"]
         return out
@@ -34,7 +41,17 @@ def diagnose(ollama_url: str) -> Diagnosis:
     """Probe the sandbox, the Ollama server and the local model files (no downloads)."""
     from .backends import BACKENDS
 
-    return Diagnosis(sandbox_status(), list(BACKENDS), ollama_url, _ollama(ollama_url), _models())
+    openai_url = os.environ.get("OPENAI_BASE_URL") or DEFAULT_OPENAI_URL
+    return Diagnosis(
+        sandbox_status(),
+        list(BACKENDS),
+        ollama_url,
+        _ollama(ollama_url),
+        openai_url,
+        _openai(openai_url),
+        _anthropic(),
+        _models(),
+    )
 
 
 def _ollama(url: str) -> str:
@@ -45,6 +62,27 @@ def _ollama(url: str) -> str:
     except BackendError as exc:
         return f"not reachable: {exc}"
     return f"reachable, {len(names)} model(s)" + (": " + ", ".join(names[:8]) if names else "")
+
+
+def _openai(url: str) -> str:
+    from .backends.http import RetryPolicy
+    from .backends.openai import OpenAIBackend
+
+    key = os.environ.get("OPENAI_API_KEY") or None
+    server = OpenAIBackend(None, url, api_key=key, request_timeout=2.0, retry=RetryPolicy(1))
+    try:
+        names = server.models()
+    except LocalCodeError as exc:
+        return f"not reachable: {exc}"
+    finally:
+        server.close()
+    return f"reachable, {len(names)} model(s)" + (": " + ", ".join(names[:8]) if names else "")
+
+
+def _anthropic() -> str:
+    if os.environ.get("ANTHROPIC_API_KEY"):
+        return "ANTHROPIC_API_KEY is set (not checked: a request would be billed)"
+    return "no ANTHROPIC_API_KEY set"
 
 
 def _models() -> list[str]:

@@ -222,11 +222,16 @@ class OpenAIBackend:
             )
         return err
 
-    def _only_model(self) -> str:
+    def models(self) -> list[str]:
+        """The model ids the server offers (`GET /models`)."""
         resp = with_retries(lambda: self._send("GET", "/models"), self.retry)
         if resp.status_code != 200:
             raise self._status_error(resp)
-        ids = [m.get("id") for m in json_body(resp, self._where).get("data") or [] if m.get("id")]
+        data = json_body(resp, self._where).get("data") or []
+        return [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
+
+    def _only_model(self) -> str:
+        ids = self.models()
         if len(ids) != 1:
             offered = ", ".join(ids[:10]) or "none"
             raise UsageError(f"Pass --model: {self.base_url} offers {offered}.")
