@@ -43,6 +43,7 @@ def test_fix_scenario_shows_the_fix_round() -> None:
         "=== Round 1: generating 2 fix candidates and 2 fresh ones in parallel ===" in proc.stderr
     )
     assert "candidate 2 (fresh):" in proc.stderr
+    assert "best so far: round 1 candidate 0 (a fix), 5/5" in proc.stderr
     assert "=== Rounds used: 2 ===" in proc.stdout
     proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fix")
     assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr

@@ -311,6 +311,13 @@ class Progress:
         self.out.write(f"\n=== Round {ev.round}: {what} ===\n")
 
     def on_round_done(self, ev: Event) -> None:
+        best = ev.candidate
+        if best and best.run:
+            how = {"sample": "a fresh sample", "fix": "a fix", "user": "your code"}[best.origin]
+            self.out.write(
+                f"  best so far: round {best.round} candidate {best.index} ({how}), "
+                f"{best.run.passed}/{best.run.total}\n"
+            )
         if ev.detail:
             self.out.write(f"  suspect tests (the consensus fails them): {ev.detail}\n")
 
