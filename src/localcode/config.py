@@ -80,3 +80,10 @@ def default_ollama_url() -> str:
     if rest.startswith("0.0.0.0"):
         rest = "localhost" + rest[len("0.0.0.0") :]
     return f"{scheme}://{rest}"
+
+
+def usable_cpus() -> int:
+    """The CPU cores this process may use (affinity-aware where the OS says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)

@@ -9,6 +9,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from ..config import usable_cpus
 from ..errors import BackendUnavailable, ModelError
 
 ENGINE_REQUIREMENT = "xllamacpp==2026.10.11549"
@@ -63,13 +64,6 @@ class LlamaServer:
         return f"<LlamaServer {self.base_url} {self.model_path.name} slots={self.slots} {state}>"
 
 
-def default_threads() -> int:
-    """The CPU cores this process may use (cgroup/affinity aware where the OS says)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
-
-
 def start_server(
     model_path: str | os.PathLike[str],
     *,
@@ -82,7 +76,7 @@ def start_server(
         raise ValueError("slots and ctx_per_slot must be at least 1")
     path = Path(model_path)
     xllamacpp = _import_engine()
-    n_threads = threads or default_threads()
+    n_threads = threads or usable_cpus()
     params = xllamacpp.CommonParams()
     params.model.path = str(path)
     params.hostnames = ["127.0.0.1"]  # no authentication: never listen beyond this machine

@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import IO, Any
 
+from ..config import usable_cpus
 from ..errors import SandboxError
 from .records import IsolationStatus
 
@@ -98,7 +99,7 @@ class WorkerPool:
     """Up to `size` warm workers; `run()` blocks while all are busy."""
 
     def __init__(self, size: int | None = None) -> None:
-        self.size = size or _cpu_slots()
+        self.size = size or usable_cpus()
         self._idle: list[_Worker] = []
         self._count = 0
         self._cond = threading.Condition()
@@ -193,13 +194,6 @@ class WorkerPool:
         with self._cond:
             self._count -= 1
             self._cond.notify()
-
-
-def _cpu_slots() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
 
 
 _default: WorkerPool | None = None
