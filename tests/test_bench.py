@@ -306,6 +306,8 @@ def test_bad_problem_files_get_a_one_line_error(tmp_path: Path, content: str, me
         (("--limit", "0"), "--limit must be at least 1"),
         (("--n-candidates", "0"), "--n-candidates must be at least 1"),
         (("--backend", "nope"), "Unknown backend 'nope'"),
+        (("--timeout", "0"), "--timeout must be a positive number"),
+        (("--sandbox", "loose"), "invalid choice: 'loose'"),
     ],
 )
 def test_bad_flags_get_a_one_line_error(
@@ -317,3 +319,61 @@ def test_bad_flags_get_a_one_line_error(
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_report_tabulates_an_unfinished_run_without_running_anything(
+    tmp_path: Path, problems: Path
+) -> None:
+    out = tmp_path / "out"
+    first = bench(
+        "--problems", str(problems), "--out", str(out), "--strategies", "greedy,prototype"
+    )
+    assert first.returncode == 0, first.stderr
+    # localcode was never run; one prototype line more is cut off, as an interrupted run leaves it
+    results = out / "results.jsonl"
+    kept = results.read_text().splitlines()[:3]  # greedy both, prototype on mock/solved only
+    results.write_text("\n".join(kept) + "\n")
+    proc = bench("--problems", str(problems), "--out", str(out), "--report")
+    assert proc.returncode == 0, proc.stderr
+    assert results.read_text().splitlines() == kept  # nothing run, nothing appended
+    overall, _, common = proc.stdout.partition("every strategy has finished")
+    assert table(overall)["greedy"][:2] == ["0/2", "(0.0%)"]
+    assert table(overall)["prototype"][:2] == ["1/1", "(100.0%)"]
+    assert table(overall)["localcode"][:2] == ["0/0", "(0.0%)"]
+    assert "on the 0 problems" in overall
+    narrowed = bench(
+        "--problems", str(problems), "--out", str(out), "--report",
+        "--strategies", "greedy,prototype",
+    )  # fmt: skip
+    _, _, common = narrowed.stdout.partition("every strategy has finished")
+    assert "on the 1 problems" in narrowed.stdout
+    assert table(common)["greedy"][:2] == ["0/1", "(0.0%)"]
+    assert table(common)["prototype"][:2] == ["1/1", "(100.0%)"]
+
+
+def test_report_with_no_results_or_other_settings_says_what_to_do(
+    tmp_path: Path, problems: Path
+) -> None:
+    out = tmp_path / "out"
+    empty = bench("--problems", str(problems), "--out", str(out), "--report")
+    assert empty.returncode == 2 and "run without --report" in empty.stderr
+    assert (
+        bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy").returncode
+        == 0
+    )
+    other = bench("--problems", str(problems), "--out", str(out), "--report", "--seed", "7")
+    assert other.returncode == 2 and "other settings (seed: 0 then 7)" in other.stderr
+    assert len(other.stderr.strip().splitlines()) == 1
+
+
+def test_timeout_and_sandbox_flags_reach_judging_and_the_results(
+    tmp_path: Path, problems: Path
+) -> None:
+    out = tmp_path / "out"
+    args = ("--problems", str(problems), "--out", str(out), "--strategies", "greedy")
+    proc = bench(*args, "--timeout", "7", "--sandbox", "none", "--ids", "mock/solved")
+    assert proc.returncode == 0, proc.stderr
+    (row,) = lines(out / "results.jsonl")
+    assert row["settings"]["timeout"] == 7.0 and row["settings"]["sandbox"] == "none"  # type: ignore[index]
+    again = bench(*args, "--ids", "mock/solved")  # default timeout: refuses to mix
+    assert again.returncode == 2 and "timeout: 7.0 then 5.0" in again.stderr

@@ -63,12 +63,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="best-of-N width: candidates per round (default 4)",
     )
     loop.add_argument(
-        "--timeout",
-        type=float,
-        default=5.0,
-        help="wall seconds allowed per candidate test run (default 5)",
-    )
-    loop.add_argument(
         "--temperature",
         type=float,
         default=0.8,
@@ -94,13 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     loop.add_argument(
         "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
     )
-    loop.add_argument(
-        "--sandbox",
-        choices=["auto", "strict", "none"],
-        default="auto",
-        help="auto: every isolation layer this machine allows (default); strict: refuse to run "
-        "without full isolation; none: no isolation (trusted code only)",
-    )
+    add_sandbox_args(loop)
     back = add_backend_args(p)
     back.add_argument(
         "--list-ollama-models",
@@ -115,6 +103,23 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="show the tests and every failure"
     )
     return p
+
+
+def add_sandbox_args(group: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """--timeout and --sandbox, the same for solving, checking and benchmarking."""
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        help="wall seconds allowed per test run of one candidate (default 5)",
+    )
+    group.add_argument(
+        "--sandbox",
+        choices=["auto", "strict", "none"],
+        default="auto",
+        help="auto: every isolation layer this machine allows (default); strict: refuse to run "
+        "without full isolation; none: no isolation (trusted code only)",
+    )
 
 
 def add_backend_args(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
@@ -424,8 +429,7 @@ def check_command(argv: Sequence[str]) -> int:
     p.add_argument("--code", metavar="FILE", required=True, help="the solution (solution.py)")
     p.add_argument("--tests", metavar="FILE", required=True, help="pytest tests calling it")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--timeout", type=float, default=5.0, help="wall seconds (default 5)")
-    p.add_argument("--sandbox", choices=["auto", "strict", "none"], default="auto")
+    add_sandbox_args(p)
     args = p.parse_args(argv)
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds (got {args.timeout}).")

@@ -10,11 +10,13 @@ from pathlib import Path
 
 from .. import models
 from ..backends import create_backend
-from ..cli import _Parser, add_backend_args, backend_options
+from ..cli import _Parser, add_backend_args, add_sandbox_args, backend_options
 from ..config import AgentConfig
-from .harness import Progress, run_bench
-from .problems import load_problems, select_problems
+from ..errors import UsageError
+from .harness import RESULTS_FILE, Progress, bench_settings, run_bench
+from .problems import Problem, load_problems, select_problems
 from .report import format_table, summarize, write_chart, write_summary
+from .results import load_results
 from .strategies import STRATEGIES
 
 SUMMARY_FILE, CHART_FILE = "summary.json", "pass_rate.png"
@@ -40,11 +42,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--limit", type=int, default=None, help="only the first K problems")
     run.add_argument("--out", metavar="DIR", help="results folder (default runs/bench-<model>)")
     run.add_argument("--no-chart", action="store_true", help="skip the PNG chart")
+    run.add_argument(
+        "--report",
+        action="store_true",
+        help="run nothing: tabulate the results already in --out (same flags as the run)",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     loop = p.add_argument_group("loop")
     loop.add_argument("--n-candidates", type=int, default=4, help="N per round (default 4)")
     loop.add_argument("--max-iters", type=int, default=3, help="rounds of the loops (default 3)")
     loop.add_argument("--seed", type=int, default=0, help="base seed, the same for every strategy")
+    add_sandbox_args(loop)
     add_backend_args(p)
     return p
 
@@ -68,6 +76,8 @@ def bench_main(argv: Sequence[str]) -> int:
         n_candidates=args.n_candidates,
         max_iters=args.max_iters,
         seed=args.seed,
+        timeout=args.timeout,
+        sandbox=args.sandbox,
     )
     cfg.validate()
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
@@ -75,6 +85,8 @@ def bench_main(argv: Sequence[str]) -> int:
     problems = select_problems(load_problems(args.problems), ids, args.limit)
     label = model_label(cfg)
     out_dir = Path(args.out or f"runs/bench-{label}")
+    if args.report:
+        return _report(problems, strategies, cfg, out_dir, label)
     progress = None if args.quiet else _print_progress
     backend = create_backend(cfg)
     try:
@@ -104,6 +116,34 @@ def bench_main(argv: Sequence[str]) -> int:
     )
     print(format_table(rows), end="")
     print(f"results: {out_dir / 'results.jsonl'}")
+    return 0
+
+
+def _report(
+    problems: Sequence[Problem],
+    strategies: list[str],
+    cfg: AgentConfig,
+    out_dir: Path,
+    label: str,
+) -> int:
+    """Tabulate what a (perhaps unfinished) run left in out_dir; run and write nothing."""
+    path = out_dir / RESULTS_FILE
+    done = load_results(path, bench_settings(cfg, label))
+    outcomes = [
+        done[(s, p.task_id)] for p in problems for s in strategies if (s, p.task_id) in done
+    ]
+    if not outcomes:
+        raise UsageError(
+            f"No results for these problems and strategies in {path} yet; run without --report."
+        )
+    print(f"{label}: results in {path} for {len(problems)} selected problems")
+    print(format_table(summarize(outcomes, strategies)), end="")
+    common = {p.task_id for p in problems if all((s, p.task_id) in done for s in strategies)}
+    counts = {sum(o.strategy == s for o in outcomes) for s in strategies}
+    if len(counts) > 1:  # the strategies got through different problems: compare like with like
+        print(f"\non the {len(common)} problems every strategy has finished:")
+        shared = [o for o in outcomes if o.task_id in common]
+        print(format_table(summarize(shared, strategies)), end="")
     return 0
 
 
