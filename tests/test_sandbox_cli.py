@@ -31,11 +31,15 @@ def test_check_exit_codes(tmp_path):
     assert [t["passed"] for t in report["tests"]] == [True, False]
     assert "assert 2 == 3" in report["tests"][1]["message"]
     missing = localcode("check", "--code", str(tmp_path / "nope.py"), "--tests", str(tests))
-    assert missing.returncode == 2 and "no such file" in missing.stderr
+    assert missing.returncode == 2 and "nope.py' does not exist" in missing.stderr
     tests.write_text("def test_a(:\n")
-    assert localcode("check", "--code", str(code), "--tests", str(tests)).returncode == 2
+    broken = localcode("check", "--code", str(code), "--tests", str(tests))
+    assert broken.returncode == 2 and "line 1: SyntaxError" in broken.stderr
     tests.write_text("x = 1\n")
-    assert localcode("check", "--code", str(code), "--tests", str(tests)).returncode == 2
+    empty = localcode("check", "--code", str(code), "--tests", str(tests))
+    assert empty.returncode == 2 and "has no test functions" in empty.stderr
+    folder = localcode("check", "--code", str(tmp_path), "--tests", str(tests))
+    assert folder.returncode == 2 and "is a directory" in folder.stderr
 
 
 def test_doctor_lists_layers_and_backends():

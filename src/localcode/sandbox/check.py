@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
 from ..extract import test_names
+from ..task import read_text_file
 from .records import Limits, TestRun
 from .runner import run_tests
 
 
 def check_files(code_file: str, tests_file: str, limits: Limits | None = None) -> TestRun:
     """Run the tests in `tests_file` against `code_file`; UsageError for unusable input."""
-    code, tests = _read(code_file, "--code"), _read(tests_file, "--tests")
+    code = read_text_file(code_file, "--code file")
+    tests = read_text_file(tests_file, "--tests file")
     try:
         compile(tests, tests_file, "exec")
     except SyntaxError as exc:
@@ -21,15 +22,6 @@ def check_files(code_file: str, tests_file: str, limits: Limits | None = None) -
     if not test_names(tests):
         raise UsageError(f"{tests_file} has no test functions (module-level `def test_...`).")
     return run_tests(code, tests, limits)
-
-
-def _read(path: str, flag: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{flag}: no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{flag}: cannot read {path}: {exc}") from None
 
 
 def run_as_dict(run: TestRun) -> dict[str, Any]:
