@@ -377,3 +377,45 @@ def test_timeout_and_sandbox_flags_reach_judging_and_the_results(
     assert row["settings"]["timeout"] == 7.0 and row["settings"]["sandbox"] == "none"  # type: ignore[index]
     again = bench(*args, "--ids", "mock/solved")  # default timeout: refuses to mix
     assert again.returncode == 2 and "timeout: 7.0 then 5.0" in again.stderr
+
+
+def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: Path) -> None:
+    # Hidden tests that want duplicates counted: only the mock's NO_DEDUPE candidate (4/5 on
+    # its own tests, seed 0) is right. Greedy returns it; best-of-n produces it and picks a 5/5.
+    dupes = dict(
+        SOLVED,
+        task_id="mock/dupes",
+        test="def check(candidate):\n"
+        "    assert candidate([4, 4, 3]) == 4\n"
+        "    assert candidate([1, 2, 3, 4]) == 3\n",
+    )
+    problems = write_problems(tmp_path / "p.jsonl", [dupes, UNSOLVED])
+    out = tmp_path / "out"
+    proc = bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy,best-of-n")
+    assert proc.returncode == 0, proc.stderr
+    by_key = {(r["strategy"], r["task_id"]): r for r in lines(out / "results.jsonl")}
+    assert by_key[("greedy", "mock/dupes")]["hidden_passed"] is True
+    assert by_key[("greedy", "mock/dupes")]["missed"] is False
+    assert by_key[("best-of-n", "mock/dupes")]["hidden_passed"] is False
+    assert by_key[("best-of-n", "mock/dupes")]["missed"] is True
+    assert by_key[("best-of-n", "mock/unsolved")]["missed"] is False  # no candidate defines add
+    rows = table(proc.stdout)
+    assert rows["greedy"][5] == "0" and rows["best-of-n"][5] == "1"  # the "missed" column
+
+
+def test_lines_from_before_missed_was_recorded_show_a_dash(tmp_path: Path, problems: Path) -> None:
+    out = tmp_path / "out"
+    assert (
+        bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy").returncode
+        == 0
+    )
+    path = out / "results.jsonl"
+    rows = lines(path)
+    for row in rows:
+        del row["missed"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = bench(
+        "--problems", str(problems), "--out", str(out), "--strategies", "greedy", "--report"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert table(proc.stdout)["greedy"][5] == "-"

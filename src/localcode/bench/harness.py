@@ -120,7 +120,14 @@ def run_one(
         hidden_detail=_detail(run.error, [f.message for f in run.failures()]),
         final_code=attempt.code,
         notes=attempt.notes,
+        missed=not run.all_passed and _another_passes(problem, attempt, limits),
     )
+
+
+def _another_passes(problem: Problem, attempt: Attempt, limits: Limits) -> bool:
+    """Whether any candidate the strategy did not choose passes the hidden tests."""
+    others = dict.fromkeys(c for c in attempt.candidates if c.strip() and c != attempt.code)
+    return any(judge(problem, code, limits).all_passed for code in others)
 
 
 def _detail(error: str | None, messages: list[str], limit: int = 400) -> str:

@@ -23,6 +23,7 @@ class StrategySummary:
     self_reported: int  # claimed a full pass on its own tests
     false_confidence: int  # claimed a full pass, hidden tests fail
     errors: int  # produced no answer (e.g. the model wrote no tests)
+    missed: int | None  # another candidate passed the hidden tests; None: not recorded
     mean_seconds: float
     mean_tokens: float | None  # prompt + completion; None when the backend reports no counts
 
@@ -39,6 +40,7 @@ def summarize(outcomes: Sequence[Outcome], strategies: Sequence[str]) -> list[St
 def _row(name: str, rows: list[Outcome]) -> StrategySummary:
     n = len(rows)
     tokens = [t for t in (o.tokens for o in rows) if t is not None]
+    missed = [o.missed for o in rows if o.missed is not None]
     return StrategySummary(
         strategy=name,
         problems=n,
@@ -47,6 +49,7 @@ def _row(name: str, rows: list[Outcome]) -> StrategySummary:
         self_reported=sum(o.self_reported is True for o in rows),
         false_confidence=sum(o.false_confidence for o in rows),
         errors=sum(o.error is not None for o in rows),
+        missed=sum(missed) if missed else None,
         mean_seconds=sum(o.seconds for o in rows) / n if n else 0.0,
         mean_tokens=sum(tokens) / len(tokens) if tokens else None,
     )
@@ -58,6 +61,7 @@ HEADER = (
     "self-reported",
     "false conf.",
     "errors",
+    "missed",
     "s/problem",
     "tokens/problem",
 )
@@ -72,6 +76,7 @@ def format_table(rows: Sequence[StrategySummary]) -> str:
             str(r.self_reported) if r.claims else "-",
             str(r.false_confidence) if r.claims else "-",
             str(r.errors),
+            "-" if r.missed is None else str(r.missed),
             f"{r.mean_seconds:.1f}",
             "-" if r.mean_tokens is None else f"{r.mean_tokens:.0f}",
         )

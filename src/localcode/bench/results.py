@@ -30,6 +30,9 @@ class Outcome:
     hidden_detail: str = ""  # first lines of the hidden failure, for reading the results
     final_code: str = ""
     notes: list[str] = field(default_factory=list)
+    # another of its candidates passes the hidden tests, the chosen one does not (None: unknown,
+    # e.g. a line from before this was recorded): what a better selection could have won
+    missed: bool | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # model, seed, N...: what made it
 
     @property

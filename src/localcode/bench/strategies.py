@@ -25,6 +25,7 @@ class Attempt:
     completion_tokens: int | None = None
     rounds: int | None = None
     notes: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)  # every code it produced, chosen or not
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -39,12 +40,14 @@ def greedy(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     if reply.error:
         raise BackendError(f"Greedy sample failed: {reply.error}")
     notes = ["reply cut at --max-tokens"] if reply.finish_reason == "length" else []
+    code = extract_code(reply.text, problem.entry_point)
     return Attempt(
-        code=extract_code(reply.text, problem.entry_point),
+        code=code,
         self_reported=None,
         prompt_tokens=reply.prompt_tokens,
         completion_tokens=reply.completion_tokens,
         notes=notes,
+        candidates=[code],
     )
 
 
@@ -57,6 +60,7 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         completion_tokens=result.completion_tokens,
         rounds=result.rounds_used,
         notes=list(result.notes),
+        candidates=[c.code for r in result.rounds for c in r.candidates if c.code],
     )
 
 
