@@ -82,3 +82,40 @@ def test_doctor_probes_the_openai_compatible_server_and_the_anthropic_key() -> N
                           text=True, timeout=60, env=env)  # fmt: skip
     assert "openai at http://127.0.0.1:9/v1: not reachable" in down.stdout
     assert "ANTHROPIC_API_KEY is set" in down.stdout and "sk-secret-123" not in down.stdout
+
+
+# A kernel without Landlock, for real: a seccomp filter makes its syscall fail with ENOSYS, as an
+# older kernel does, for this process and every sandbox worker it starts.
+WITHOUT_LANDLOCK = """
+import errno, sys
+import pyseccomp as sc
+f = sc.SyscallFilter(defaction=sc.ALLOW)
+f.add_rule(sc.ERRNO(errno.ENOSYS), "landlock_create_ruleset")
+f.load()
+from localcode.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_strict_refuses_when_a_layer_is_missing_and_auto_says_which(tmp_path):
+    code, tests = tmp_path / "solution.py", tmp_path / "tests.py"
+    code.write_text("def double(x):\n    return 2 * x\n")
+    tests.write_text("def test_a():\n    assert double(2) == 4\n")
+
+    def without_landlock(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-c", WITHOUT_LANDLOCK, *args]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+    files = ("--code", str(code), "--tests", str(tests))
+    strict = without_landlock("check", *files, "--sandbox", "strict")
+    assert strict.returncode == 2 and strict.stdout == ""
+    assert "--sandbox strict refused to run: landlock" in strict.stderr
+    assert len(strict.stderr.strip().splitlines()) == 1
+    auto = without_landlock("check", *files, "--json")
+    assert auto.returncode == 0, auto.stderr
+    layers = json.loads(auto.stdout)["isolation"]
+    assert "landlock" not in layers and any(x.startswith("missing: landlock") for x in layers)
+    assert "seccomp" in layers and any(x.startswith("namespaces") for x in layers)  # still hold
+    doctor = without_landlock("doctor")
+    assert "--sandbox strict: refused" in doctor.stdout
+    assert localcode("check", *files, "--sandbox", "strict").returncode == 0  # here it is allowed
