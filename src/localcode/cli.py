@@ -14,6 +14,7 @@ from . import models as models_mod
 from .backends import BACKENDS
 from .config import AgentConfig, default_ollama_url
 from .errors import LocalCodeError, UsageError
+from .extract import test_names
 from .loop import Event, solve
 from .records import SolveResult
 from .task import read_text_file
@@ -84,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="mixed",
         help="mixed: half fixes of the best, half fresh samples (default); "
         "fix: all fixes (the prototype)",
+    )
+    loop.add_argument(
+        "--no-examples",
+        dest="examples",
+        action="store_false",
+        help="don't hold candidates to the examples the task shows (`>>> f(2)`, `f(2) == 4`)",
     )
     loop.add_argument(
         "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
@@ -214,6 +221,7 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         max_test_tokens=args.max_tokens,
         ranking=args.ranking,
         later_rounds=args.later_rounds,
+        examples=args.examples,
         sandbox=args.sandbox,
     )
     cfg.validate()
@@ -244,8 +252,10 @@ def run_main(argv: Sequence[str]) -> int:
     task = read_task(args)
     if args.output:
         _check_writable(args.output)
-    progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, verbose=args.verbose)
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
+    progress = None
+    if not args.quiet:
+        progress = Progress(sys.stderr, cfg.n_candidates, args.verbose, own_tests=bool(tests))
     code = read_text_file(args.code, "Code file") if args.code else None
     result = solve(task, cfg, on_event=progress, tests=tests, code=code)
     if args.json:
@@ -287,14 +297,24 @@ def _check_writable(path: str) -> None:
 class Progress:
     """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
 
-    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
+    def __init__(
+        self, stream: TextIO, n: int, verbose: bool = False, own_tests: bool = False
+    ) -> None:
         self.out, self.n, self.verbose = stream, n, verbose
+        self.trusted = "your tests" if own_tests else ""  # what a candidate's user_run holds
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
         if handler:
             handler(ev)
             self.out.flush()
+
+    def on_examples(self, ev: Event) -> None:
+        n = len(test_names(ev.detail))
+        self.out.write(f"The task shows {n} example{'s' * (n != 1)}: trusted like your own tests\n")
+        self.trusted = f"{self.trusted} + examples" if self.trusted else "examples"
+        if self.verbose:
+            self.out.write(_indent(ev.detail) + "\n")
 
     def on_tests(self, ev: Event) -> None:
         self.out.write("Writing tests first...\n")
@@ -338,7 +358,7 @@ class Progress:
         name = "given code" if c.origin == "user" else name
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
         if c.user_run:
-            line += f", your tests {c.user_run.passed}/{c.user_run.total}"
+            line += f", {self.trusted or 'your tests'} {c.user_run.passed}/{c.user_run.total}"
         if c.reason:
             line += f"  ({c.reason.splitlines()[0][:200]})"
         self.out.write(line + "\n")

@@ -22,6 +22,7 @@ class AgentConfig:
     max_test_tokens: int = 1024  # per test generation
     ranking: str = "codet"  # see ranking.RANKINGS: "codet" or "plain" (the prototype's)
     later_rounds: str = "mixed"  # "mixed": half repairs of the best, half fresh; "fix": all repairs
+    examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     sandbox: str = "auto"  # "auto" | "strict" | "none"
     # backend options
     model: str | None = None  # model name for ollama/openai/anthropic; known model for local

@@ -17,7 +17,8 @@ from .errors import (
     PromptTooLong,
     SandboxError,
 )
-from .extract import extract_code, extract_tests
+from .examples import example_tests
+from .extract import extract_code, extract_tests, test_names
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
@@ -28,8 +29,8 @@ N_TESTS = 5
 
 @dataclass(frozen=True)
 class Event:
-    """Progress of a run, for a UI. `kind` is one of: tests, tests_ready, round, generated,
-    scored, round_done, stop."""
+    """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
+    tests, tests_ready, round, generated, scored, round_done, stop."""
 
     kind: str
     round: int = -1
@@ -53,6 +54,8 @@ def solve(
 
     `tests` are the user's own pytest tests (trusted: they outweigh generated tests and are
     never rewritten); `code` is existing code to start from (scored first, then improved).
+    Examples the task itself shows (`>>> f(2)` and its result, `f(2) == 4`) are trusted the
+    same way, unless `config.examples` is off.
     """
     cfg = config or AgentConfig()
     cfg.validate()
@@ -63,7 +66,9 @@ def solve(
     owned = backend is None
     model = backend or create_backend(cfg)
     try:
-        run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests)
+        taken = set(test_names(user_tests)) if user_tests else set()
+        examples = example_tests(parsed, taken) if cfg.examples else None
+        run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests, examples)
         if cfg.sandbox == "auto" and isolation.missing:
             run.notes.append(f"sandbox: {isolation.warning} (see `localcode doctor`)")
         elif cfg.sandbox == "none":
@@ -84,11 +89,14 @@ class _Run:
         backend: Backend,
         emit: EventHandler,
         user_tests: str | None,
+        examples: str | None = None,
     ) -> None:
         self.task, self.cfg, self.backend, self.emit = task, cfg, backend, emit
         self.limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
         self.rank = RANKINGS[cfg.ranking]
-        self.user_tests = user_tests
+        self.given_tests, self.examples = user_tests, examples
+        # what candidates are held to first: the user's tests and the task's examples, in one file
+        self.user_tests = "\n\n".join(t for t in (user_tests, examples) if t) or None
         self.tests = ""
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
@@ -98,6 +106,8 @@ class _Run:
 
     def execute(self, start_code: str | None) -> SolveResult:
         started = time.monotonic()
+        if self.examples:
+            self.emit(Event("examples", detail=self.examples))
         self.tests = self._generate_tests()
         ranking = Ranking(None, 0)
         if start_code is not None:
@@ -302,7 +312,8 @@ class _Run:
             task=self.task.text,
             entry_point=self.task.entry_point,
             tests=self.tests,
-            user_tests=self.user_tests,
+            user_tests=self.given_tests,
+            examples=self.examples,
             suspect_tests=list(ranking.suspect),
             final_code=best.code if best else "",
             score=best.score if best else 0.0,

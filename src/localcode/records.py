@@ -80,6 +80,7 @@ class SolveResult:
     completion_tokens: int | None = None
     notes: list[str] = field(default_factory=list)
     suspect_tests: list[str] = field(default_factory=list)  # generated tests the consensus doubts
+    examples: str | None = None  # tests made from the task's own examples, trusted like user tests
 
     @property
     def rounds_used(self) -> int:

@@ -52,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     loop.add_argument("--n-candidates", type=int, default=4, help="N per round (default 4)")
     loop.add_argument("--max-iters", type=int, default=3, help="rounds of the loops (default 3)")
     loop.add_argument("--seed", type=int, default=0, help="base seed, the same for every strategy")
+    loop.add_argument(
+        "--no-examples",
+        dest="examples",
+        action="store_false",
+        help="localcode's loop without the task's examples as trusted tests (as before 0.1.0)",
+    )
     add_sandbox_args(loop)
     add_backend_args(p)
     return p
@@ -78,6 +84,7 @@ def bench_main(argv: Sequence[str]) -> int:
         seed=args.seed,
         timeout=args.timeout,
         sandbox=args.sandbox,
+        examples=args.examples,
     )
     cfg.validate()
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]

@@ -46,6 +46,7 @@ def bench_settings(cfg: AgentConfig, model: str) -> dict[str, Any]:
         "timeout": cfg.timeout,
         "sandbox": cfg.sandbox,
         "ctx_size": cfg.ctx_size,
+        "examples": cfg.examples,  # localcode's loop only; the prototype's never uses them
     }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import UsageError
 
 # Settings that older results files do not record, with the defaults those runs used.
-LEGACY_SETTINGS = {"timeout": 5.0, "sandbox": "auto", "ctx_size": 8192}
+LEGACY_SETTINGS = {"timeout": 5.0, "sandbox": "auto", "ctx_size": 8192, "examples": False}
 
 
 @dataclass

@@ -66,16 +66,17 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
 
 def best_of_n(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     """Plain best-of-N: tests, one round of N candidates, best by pass fraction."""
-    return _loop(problem, cfg, backend, ranking="plain", max_iters=1)
+    return _loop(problem, cfg, backend, ranking="plain", max_iters=1, examples=False)
 
 
 def prototype(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     """The prototype's loop: plain ranking, later rounds repair the best."""
-    return _loop(problem, cfg, backend, ranking="plain", later_rounds="fix")
+    return _loop(problem, cfg, backend, ranking="plain", later_rounds="fix", examples=False)
 
 
 def localcode(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
-    """localcode's loop: CodeT ranking, later rounds half repairs and half fresh samples."""
+    """localcode's loop: the task's examples as trusted tests (unless --no-examples), CodeT
+    ranking, later rounds half repairs and half fresh samples."""
     return _loop(problem, cfg, backend, ranking="codet", later_rounds="mixed")
 
 

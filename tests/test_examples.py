@@ -1,0 +1,141 @@
+"""The task's own examples as trusted tests: what is read, what is refused, how they rank."""
+
+from __future__ import annotations
+
+import pytest
+from test_bench_humaneval import canonical
+
+from localcode import AgentConfig, solve
+from localcode.backends.mock import CORRECT, DEMO_TESTS, NO_DEDUPE, MockBackend
+from localcode.bench.problems import load_problems
+from localcode.examples import example_tests
+from localcode.extract import test_names as names_in
+from localcode.sandbox import Limits, run_tests
+from localcode.task import parse_task
+
+SIGNATURE = '''def shout(word: str, times: int = 1) -> str:
+    """Upper-case `word`, repeated.
+
+    >>> shout('hi')
+    'HI'
+    >>> shout('ab', times=2)
+    'ABAB'
+    >>> shout('x') == 'X'
+    True
+    >>> shout('')
+    ''
+    >>> print(shout('a'))
+    A
+    """
+'''
+
+
+def examples_of(text: str, entry_point: str | None = None) -> list[str]:
+    """The example tests' assert lines."""
+    tests = example_tests(parse_task(text, entry_point))
+    return [ln.strip() for ln in (tests or "").splitlines() if ln.strip().startswith("assert")]
+
+
+def test_doctest_examples_become_asserts() -> None:
+    assert examples_of(SIGNATURE) == [
+        "assert shout('hi') == 'HI'",
+        "assert shout('ab', times=2) == 'ABAB'",
+        "assert shout('x') == 'X'",
+        "assert shout('') == ''",
+    ]  # the print() example shows output, not a value: left out
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("    f(3) ➞ 9", "assert f(3) == 9"),
+        ("    f([1, 2]) ==> [2, 1]", "assert f([1, 2]) == [2, 1]"),
+        ("    f('ab') should return 'ba'.", "assert f('ab') == 'ba'"),
+        ("    f(2, 4) => true", "assert f(2, 4) == True"),
+        ("    f(0) == None  # nothing", "assert f(0) == None"),
+        ("    f(1.5) -> 3.0", "assert f(1.5) == pytest.approx(3.0)"),
+    ],
+)
+def test_one_line_examples(line: str, expected: str) -> None:
+    task = f'def f(x, y=0):\n    """Does f.\n\n    Examples:\n{line}\n    """\n'
+    assert examples_of(task) == [expected]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "    tri(n) = 1 + n / 2, if n is even.",  # a definition, not a call's result
+        "    f('5 apples', 19) -> 19 - 5 - 6 = 8",  # the result is 8, not 19
+        "    f(a) => False",  # a name, not a literal argument
+        "    f(x=[1, 2]) is sorted",  # prose
+        "    f(__import__('os').getpid()) == 1",  # code is never run to read an example
+    ],
+)
+def test_lines_that_are_not_clear_examples_are_left_out(line: str) -> None:
+    task = f'def f(x, y=0):\n    """Does f.\n\n{line}\n    """\n'
+    assert examples_of(task) == []
+
+
+def test_a_sentence_task_with_an_example_and_one_without() -> None:
+    shown = "Write `add(a, b)` returning the sum, e.g. add(2, 3) == 5."
+    assert examples_of(shown) == ["assert add(2, 3) == 5"]
+    assert example_tests(parse_task("Write `add(a, b)` returning the sum.")) is None
+    assert example_tests(parse_task("Reverse a string.")) is None  # no entry point
+
+
+def test_names_never_clash_with_the_users_tests() -> None:
+    tests = example_tests(parse_task(SIGNATURE), taken={"test_example_1"})
+    assert tests is not None
+    assert names_in(tests)[0] == "test_example_1_" and "test_example_2" in names_in(tests)
+
+
+def test_humaneval_reference_solutions_pass_their_prompts_examples() -> None:
+    # Real, third-party data: every example read from the 164 prompts holds for the reference
+    # solution, except on the three prompts whose docstrings are wrong about it.
+    wrong_docstrings = {"HumanEval/47", "HumanEval/116", "HumanEval/148"}
+    read, failing = 0, set()
+    reference = canonical()
+    for p in load_problems(None):
+        tests = example_tests(parse_task(p.prompt, p.entry_point))
+        if tests is None:
+            continue
+        read += len(names_in(tests))
+        run = run_tests(reference[p.task_id], tests, Limits(timeout=10))
+        if not run.all_passed:
+            failing.add(p.task_id)
+    assert read >= 350
+    assert failing == wrong_docstrings
+
+
+TASK = '''def second_largest_unique(nums):
+    """The second largest distinct value in nums, or None.
+
+    >>> second_largest_unique([4, 4, 3])
+    3
+    """
+'''
+
+
+def test_a_candidate_that_gets_the_tasks_example_wrong_never_wins() -> None:
+    # the model's own tests are all met by NO_DEDUPE (none has a duplicate) and one of them is
+    # wrong for CORRECT; the task's example settles it
+    wrong_tests = DEMO_TESTS.replace("== 10", "== 20").replace("[10, 20]", "[20, 10, 10]")
+    backend = MockBackend(
+        "demo", replies=[wrong_tests, f"```python\n{NO_DEDUPE}```", f"```python\n{CORRECT}```"]
+    )
+    result = solve(TASK, AgentConfig(backend="mock", n_candidates=2, max_iters=1), backend=backend)
+    no_dedupe, correct = result.rounds[0].candidates
+    assert no_dedupe.user_run is not None and not no_dedupe.user_run.all_passed
+    assert correct.user_run is not None and correct.user_run.all_passed
+    assert result.final_code.strip() == CORRECT.strip()
+    assert (
+        result.examples is not None and "second_largest_unique([4, 4, 3]) == 3" in result.examples
+    )
+    assert result.user_tests is None  # the user gave no tests of their own
+
+
+def test_no_examples_turns_them_off() -> None:
+    backend = MockBackend("demo")
+    result = solve(TASK, AgentConfig(backend="mock", examples=False), backend=backend)
+    assert result.examples is None
+    assert all(c.user_run is None for r in result.rounds for c in r.candidates)
