@@ -172,3 +172,17 @@ def test_check_rejects_a_non_positive_timeout(tmp_path: Path) -> None:
     tests.write_text("def test_f():\n    assert f() == 1\n")
     proc = localcode("check", "--code", str(code), "--tests", str(tests), "--timeout", "0")
     assert proc.returncode == 2 and "--timeout" in proc.stderr
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    # `localcode ... | head -1`: the pipe closes before everything is written
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localcode", "--backend", "mock", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err

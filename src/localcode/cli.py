@@ -490,6 +490,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `localcode ... | head`: the reader left; nothing more to say
+        sys.stdout = None  # no flush of a closed pipe at exit
+        return 0
 
 
 if __name__ == "__main__":
