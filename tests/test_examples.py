@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from test_bench_humaneval import canonical
 
@@ -139,3 +143,17 @@ def test_no_examples_turns_them_off() -> None:
     result = solve(TASK, AgentConfig(backend="mock", examples=False), backend=backend)
     assert result.examples is None
     assert all(c.user_run is None for r in result.rounds for c in r.candidates)
+
+
+def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path: Path) -> None:
+    task = tmp_path / "task.py"
+    task.write_text(TASK)
+    cmd = [sys.executable, "-m", "localcode", "--backend", "mock", "--task-file", str(task)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "The task shows 1 example: trusted like your own tests" in proc.stderr
+    # the demo's candidates: NO_DEDUPE gets [4, 4, 3] wrong, the two correct ones right
+    assert "candidate 0: 4/5 passing, examples 0/1" in proc.stderr
+    assert "candidate 1: 5/5 passing, examples 1/1" in proc.stderr
+    off = subprocess.run([*cmd, "--no-examples"], capture_output=True, text=True, timeout=120)
+    assert "example" not in off.stderr
