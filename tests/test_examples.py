@@ -58,6 +58,9 @@ def test_doctest_examples_become_asserts() -> None:
         ("    f(2, 4) => true", "assert f(2, 4) == True"),
         ("    f(0) == None  # nothing", "assert f(0) == None"),
         ("    f(1.5) -> 3.0", "assert f(1.5) == pytest.approx(3.0)"),
+        ("    f(2) ➞ 1.41", "assert f(2) == pytest.approx(1.41, abs=0.005)"),  # shown rounded
+        ("    f('a->b') -> 'b'", "assert f('a->b') == 'b'"),
+        ("    f(y=2, x=1) == (1, 2)", "assert f(y=2, x=1) == (1, 2)"),
     ],
 )
 def test_one_line_examples(line: str, expected: str) -> None:
@@ -73,11 +76,55 @@ def test_one_line_examples(line: str, expected: str) -> None:
         "    f(a) => False",  # a name, not a literal argument
         "    f(x=[1, 2]) is sorted",  # prose
         "    f(__import__('os').getpid()) == 1",  # code is never run to read an example
+        "    'aaa'.f('a') == 3",  # a method of that name, not the function
+        "    f(n=3) -> 6",  # no parameter n
+        "    f(1, 2, 3) -> 6",  # one argument too many
+        "    f() -> 6",  # x is required
+        "    f(2) -> [[0.5, 1.5]]",  # nested floats: no approximate comparison for those
+        "    f(1) -> 1e999",  # not a finite number
+        "    f(1) -> [0, 1, ...]",  # elided
+        "    f(1) -> 1, 2, or 3",  # prose, not a tuple
+        "    currently f(2) returns 5, but it should return 4",  # what is wrong, not wanted
+        "    f(0x" + "f" * 4000 + ") -> 1",  # an int too long to print
     ],
 )
 def test_lines_that_are_not_clear_examples_are_left_out(line: str) -> None:
     task = f'def f(x, y=0):\n    """Does f.\n\n{line}\n    """\n'
     assert examples_of(task) == []
+
+
+def test_doctest_directives_and_conflicting_results_are_left_out() -> None:
+    task = (
+        'def f(x):\n    """Does f.\n\n    >>> f(10)  # doctest: +ELLIPSIS\n    [0, 1]\n'
+        '    >>> f(2)\n    4\n\n    f(2) -> 5\n    >>> f(3)\n    9\n    """\n'
+    )
+    assert examples_of(task) == ["assert f(3) == 9"]
+
+
+def test_tasks_whose_examples_do_not_show_a_return_value_give_none() -> None:
+    prints = 'def f(x) -> None:\n    """Prints x.\n\n    >>> f(3)\n    3\n    """\n'
+    any_order = 'def f(x):\n    """Pairs, in any order.\n\n    f(2) -> [1, 2]\n    """\n'
+    method = (
+        'class S:\n    def f(self, x):\n        """Doubles.\n\n        f(2) -> 4\n        """\n'
+    )
+    for task in (prints, any_order, method):
+        assert example_tests(parse_task(task)) is None
+
+
+def test_a_pathological_line_is_read_in_linear_time() -> None:
+    # every `f(` tried against every later `)` took hours on lines like these; a subprocess
+    # bounds the wait should that come back
+    script = (
+        "from localcode.examples import example_tests\n"
+        "from localcode.task import parse_task\n"
+        "for line in ['f(a)' * 25_000, 'f(1) -> [' + '1,' * 50_000, 'f(1) -> ' + 'x' * 100_000]:\n"
+        '    task = \'def f(x):\\n    """Does f.\\n\\n    \' + line + \'\\n    """\\n\'\n'
+        "    assert example_tests(parse_task(task)) is None\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_sentence_task_with_an_example_and_one_without() -> None:

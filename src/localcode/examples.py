@@ -6,124 +6,170 @@ not the model, so they are right where the model's own tests may not be. They be
 (`test_example_1..n`) that rank like the user's own tests: a candidate that gets the task's
 examples wrong never wins over one that gets them right.
 
-Only plain calls of the entry point with literal arguments and a literal result are taken;
-anything else (prints, variables, prose) is left out rather than guessed at.
+Only plain calls of the entry point with literal arguments that fit its signature, and a literal
+result, are taken. Anything else (prints, variables, prose, `...`, a call shown with two different
+results, a task that accepts any order) is left out rather than guessed at. Nothing in the task is
+ever run to read it: only `ast.parse` and `ast.literal_eval`, on bounded text.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import re
+from dataclasses import dataclass
 
 from .extract import parse
 from .task import Task
 
 MAX_EXAMPLES = 10
+MAX_LINE = 1_000  # a longer line is not an example; it keeps reading linear
+MAX_RESULT = 300  # characters of a one-line result
+MAX_CALLS_PER_LINE = 20
 
 # what separates a call from its result on one line; not `=` or `is`, which also state definitions
 # ("tri(n) = 1 + n / 2")
 _SEPARATOR = re.compile(r"\s*(?:==>|=>|==|->|➞|→|should\s+(?:return|be)|returns)\s*(.+)$", re.S)
-# what may follow a result on its line: nothing, punctuation, a comment or a remark in brackets
-_AFTER_RESULT = re.compile(r"\s*(?:[.,;]|#|\(|$)")
+# where a one-line result may end: before punctuation, a comment or a remark in brackets; not
+# before a comma and another value ("1, 2, or 3")
+_RESULT_END = re.compile(r"\s*(?:[.;#(]|,(?!\s*[-\d'\"\[({]))")
+# lines that tell of wrong behaviour, not wanted behaviour ("currently f(2) returns 5")
+_NOT_WANTED = re.compile(r"\b(?:currently|instead|got|actual|wrong|bug|incorrect)\b", re.I)
+_DECIMALS = re.compile(r"\d\.(\d+)")
+_WORDS = {"true": True, "false": False, "none": None, "null": None}
+_NOTHING = object()
+
+
+@dataclass(frozen=True)
+class _Example:
+    call: str  # the call, normalised by ast.unparse
+    want: object  # its result, a literal
+    shown: str  # the result as written, for the precision of a float
 
 
 def example_tests(task: Task, taken: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Pytest tests from the examples in the task, or None when it shows none usable.
 
     Their names avoid `taken` (the user's own test names), so both can run as one file."""
-    if not task.entry_point:
+    name = task.entry_point
+    if not name:
         return None
-    text = _docstring(task) if task.is_signature else task.text
-    examples = _dedupe(
-        _doctest_examples(text, task.entry_point) + _inline_examples(text, task.entry_point)
-    )
-    if not examples:
+    fn = _function(task)
+    if task.is_signature:
+        if fn is None or _returns_none(fn):
+            return None  # a method, or a function that prints: its examples show output
+        text = ast.get_docstring(fn) or ""
+    else:
+        text = task.text
+    if re.search(r"\bany order\b", text, re.I):
         return None
-    needs_approx = any(_has_float(want) for _, want in examples)
-    head = ["import pytest", ""] if needs_approx else []
-    body = []
-    for i, (call, want) in enumerate(examples[:MAX_EXAMPLES], start=1):
-        expected = f"pytest.approx({want!r})" if _has_float(want) else repr(want)
-        name = f"test_example_{i}"
-        while name in taken:
-            name = f"{name}_"
-        body.append(f"def {name}():\n    assert {call} == {expected}\n")
-    return "\n".join(head) + "\n\n".join(body)
+    found = _doctest_examples(text, name) + _inline_examples(text, name)
+    bodies = []
+    for ex in _consistent(found):
+        body = _assertion(ex) if fn is None or _fits(ex.call, fn) else None
+        if body:
+            bodies.append(body)
+        if len(bodies) == MAX_EXAMPLES:
+            break
+    if not bodies:
+        return None
+    tests = []
+    for i, body in enumerate(bodies, start=1):
+        test = f"test_example_{i}"
+        while test in taken:
+            test = f"{test}_"
+        tests.append(f"def {test}():\n    {body}\n")
+    head = "import pytest\n\n" if any("pytest.approx" in b for b in bodies) else ""
+    source = head + "\n\n".join(tests)
+    try:
+        compile(source, "<examples>", "exec")
+    except (SyntaxError, ValueError):
+        return None
+    return source
 
 
-def _docstring(task: Task) -> str:
+def _function(task: Task) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The entry point's definition at the top level of a signature task, if there is one."""
+    if not task.is_signature:
+        return None
     tree = parse(task.text) or parse(task.text + "\n    pass\n")
-    for node in ast.walk(tree) if tree else []:
+    for node in tree.body if tree else []:
         if (
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.name == task.entry_point
         ):
-            return ast.get_docstring(node) or ""
-    return ""
+            return node
+    return None
 
 
-def _doctest_examples(text: str, name: str) -> list[tuple[str, object]]:
+def _returns_none(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return isinstance(fn.returns, ast.Constant) and fn.returns.value is None
+
+
+def _doctest_examples(text: str, name: str) -> list[_Example]:
     """`>>> f(x)` with the result on the next line(s), or `>>> f(x) == y` on its own."""
     lines = text.splitlines()
     out = []
     for i, line in enumerate(lines):
         stripped = line.strip()
-        if not stripped.startswith(">>>"):
+        if not stripped.startswith(">>>") or len(stripped) > MAX_LINE or "doctest:" in stripped:
             continue
         source = stripped[3:].strip()
-        want_lines = []
-        for follow in lines[i + 1 :]:
+        shown_lines = []
+        for follow in lines[i + 1 : i + 6]:
             if not follow.strip() or follow.strip().startswith(">>>"):
                 break
-            want_lines.append(follow.strip())
-        want = _literal("\n".join(want_lines)) if want_lines else _NOTHING
+            shown_lines.append(follow.strip())
+        shown = "\n".join(shown_lines)
+        want = _literal(shown) if len(shown) <= MAX_RESULT else _NOTHING
         call = _call(source, name)
         if call is None:  # `f(x) == y`, shown as true or with no result line
-            call, want = _compared(source, name, want)
+            call, want, shown = _compared(source, name, want)
         if call is not None and want is not _NOTHING:
-            out.append((call, want))
+            out.append(_Example(call, want, shown))
     return out
 
 
-def _compared(source: str, name: str, shown: object) -> tuple[str | None, object]:
-    """(call, y) from `f(x) == y` when the example shows it true or shows nothing."""
+def _compared(source: str, name: str, shown: object) -> tuple[str | None, object, str]:
+    """(call, y, y as written) from `f(x) == y` when shown true or with no result line."""
+    nothing = (None, _NOTHING, "")
     if shown is not _NOTHING and shown is not True:
-        return None, _NOTHING
+        return nothing
     tree = parse(source)
-    node = (
-        tree.body[0].value
-        if tree and len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr)
-        else None
-    )
+    if not (tree and len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr)):
+        return nothing
+    node = tree.body[0].value
     if not (
         isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)
     ):
-        return None, _NOTHING
-    call = _call(ast.unparse(node.left), name)
-    want = _literal(ast.unparse(node.comparators[0]))
-    return (call, want) if call is not None else (None, _NOTHING)
+        return nothing
+    left, right = (
+        ast.get_source_segment(source, node.left),
+        ast.get_source_segment(source, node.comparators[0]),
+    )
+    call = _call(left or "", name)
+    want = _literal(right or "")
+    return (call, want, right or "") if call is not None else nothing
 
 
-def _inline_examples(text: str, name: str) -> list[tuple[str, object]]:
+def _inline_examples(text: str, name: str) -> list[_Example]:
     out = []
+    start_of_call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
     for line in text.splitlines():
-        if line.lstrip().startswith(">>>"):
+        if line.lstrip().startswith(">>>") or len(line) > MAX_LINE or _NOT_WANTED.search(line):
             continue  # doctest lines are read with their result line, above
-        for start in (m.start() for m in re.finditer(rf"\b{re.escape(name)}\s*\(", line)):
-            found = _call_at(line, start, name)
+        for m in list(start_of_call.finditer(line))[:MAX_CALLS_PER_LINE]:
+            found = _call_at(line, m.start(), m.end() - 1, name)
             if found is None:
                 continue
             call, end = found
             sep = _SEPARATOR.match(line, end)
             if sep is None:
                 continue
-            want = _literal_prefix(sep.group(1))
+            want, shown = _literal_prefix(sep.group(1))
             if want is not _NOTHING:
-                out.append((call, want))
+                out.append(_Example(call, want, shown))
     return out
-
-
-_NOTHING = object()
 
 
 def _call(source: str, name: str) -> str | None:
@@ -136,70 +182,157 @@ def _call(source: str, name: str) -> str | None:
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
     ):
         return None
-    try:
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            ast.literal_eval(arg)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
     if any(isinstance(a, ast.Starred) for a in node.args) or any(
         k.arg is None for k in node.keywords
     ):
         return None
-    return ast.unparse(node)
+    try:
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if not _usable(ast.literal_eval(arg)):
+                return None
+        return ast.unparse(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
-def _call_at(line: str, start: int, name: str) -> tuple[str, int] | None:
-    """The shortest `name(...)` starting at `start` that is a literal call, and where it ends."""
-    for end in range(line.index("(", start) + 1, len(line) + 1):
-        if line[end - 1] != ")":
-            continue
-        call = _call(line[start:end], name)
-        if call is not None:
-            return call, end
+def _call_at(line: str, start: int, paren: int, name: str) -> tuple[str, int] | None:
+    """The call `name(...)` whose `(` is at `paren`, if it is a literal call, and where it ends.
+
+    One pass to the matching bracket (outside string quotes), then one parse."""
+    depth, quote, i = 0, "", paren
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                call = _call(line[start : i + 1], name)
+                return (call, i + 1) if call is not None else None
+        i += 1
     return None
 
 
-_WORDS = {"true": True, "false": False, "none": None, "null": None}
-
-
 def _literal(text: str) -> object:
-    """A Python literal; `true`/`false`/`null` as other languages write them count too."""
+    """A Python literal; `true`/`false`/`null` as other languages write them count too. A tuple
+    must be written in brackets ("1, 2, or 3" is prose)."""
+    text = text.strip()
     if not text:
         return _NOTHING
     if text.lower() in _WORDS:
         return _WORDS[text.lower()]
     try:
-        return ast.literal_eval(text)
+        value = ast.literal_eval(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _NOTHING
+    if isinstance(value, tuple) and not text.startswith("("):
+        return _NOTHING
+    return value if _usable(value) else _NOTHING
 
 
-def _literal_prefix(text: str) -> object:
+def _literal_prefix(text: str) -> tuple[object, str]:
     """The literal that starts `text` ("9.", "True  # note"), if only a remark follows it:
-    in "19 - 5 - 6 = 8" the 19 is not the result."""
-    text = text.strip()
+    in "19 - 5 - 6 = 8" the 19 is not the result. Returns (value, as written)."""
+    text = text.strip()[:MAX_RESULT]
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1]  # a full stop: "f(2) == 5." shows 5, not 5.0
-    for end in range(len(text), 0, -1):
-        value = _literal(text[:end].strip())
-        if value is not _NOTHING and _AFTER_RESULT.match(text, end):
-            return value
-    return _NOTHING
+    ends = sorted({len(text), *(m.start() for m in _RESULT_END.finditer(text))}, reverse=True)
+    for end in ends[:MAX_CALLS_PER_LINE]:
+        value = _literal(text[:end])
+        if value is not _NOTHING:
+            return value, text[:end].strip()
+    return _NOTHING, ""
+
+
+def _usable(value: object) -> bool:
+    """Finite numbers, no `...`, nesting that is not absurd."""
+
+    def ok(v: object, depth: int) -> bool:
+        if depth > 20 or v is Ellipsis:
+            return False
+        if isinstance(v, float):
+            return math.isfinite(v)
+        if isinstance(v, complex):
+            return math.isfinite(v.real) and math.isfinite(v.imag)
+        if isinstance(v, (list, tuple, set, frozenset)):
+            return all(ok(x, depth + 1) for x in v)
+        if isinstance(v, dict):
+            return all(ok(k, depth + 1) and ok(x, depth + 1) for k, x in v.items())
+        return True
+
+    return ok(value, 0)
+
+
+def _assertion(ex: _Example) -> str | None:
+    """`assert call == result`; floats compared to the precision shown; None if it can't be."""
+    try:
+        want = repr(ex.want)
+    except ValueError:  # an int too long to print
+        return None
+    if not _has_float(ex.want):
+        return f"assert {ex.call} == {want}"
+    if not _flat(ex.want):
+        return None  # pytest.approx does not compare nested data
+    digits = max((len(d) for d in _DECIMALS.findall(ex.shown)), default=0)
+    tolerance = f", abs={0.5 * 10.0**-digits:g}" if digits >= 2 else ""  # "1.41": ±0.005
+    return f"assert {ex.call} == pytest.approx({want}{tolerance})"
 
 
 def _has_float(value: object) -> bool:
     if isinstance(value, float):
         return True
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return any(_has_float(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
     return False
 
 
-def _dedupe(examples: list[tuple[str, object]]) -> list[tuple[str, object]]:
-    seen: set[str] = set()
-    out = []
-    for call, want in examples:
-        if call not in seen:
-            seen.add(call)
-            out.append((call, want))
-    return out
+def _flat(value: object) -> bool:
+    """A float, or a list or tuple of numbers: what pytest.approx compares."""
+    if isinstance(value, (list, tuple)):
+        return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    return isinstance(value, float)
+
+
+def _consistent(examples: list[_Example]) -> list[_Example]:
+    """Each call once; a call shown with two different results is left out altogether."""
+    results: dict[str, list[_Example]] = {}
+    for ex in examples:
+        results.setdefault(ex.call, []).append(ex)
+    return [
+        shown[0]
+        for shown in results.values()
+        if all(_same(e.want, shown[0].want) for e in shown[1:])
+    ]
+
+
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _fits(call: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The call's arguments match the signature: count, keyword names, required ones given."""
+    tree = parse(call)
+    node = tree.body[0].value if tree and isinstance(tree.body[0], ast.Expr) else None
+    if not isinstance(node, ast.Call):
+        return False
+    a = fn.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    if len(node.args) > len(positional) and a.vararg is None:
+        return False
+    by_keyword = {p.arg for p in (*a.args, *a.kwonlyargs)}
+    given = {k.arg for k in node.keywords}
+    if not given <= by_keyword and a.kwarg is None:
+        return False
+    required = positional[: len(positional) - len(a.defaults)]
+    missing = [p for p in required[len(node.args) :] if p not in given]
+    required_kw = [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
+    return not missing and all(p in given for p in required_kw)
