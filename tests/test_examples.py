@@ -134,12 +134,6 @@ def test_a_sentence_task_with_an_example_and_one_without() -> None:
     assert example_tests(parse_task("Reverse a string.")) is None  # no entry point
 
 
-def test_names_never_clash_with_the_users_tests() -> None:
-    tests = example_tests(parse_task(SIGNATURE), taken={"test_example_1"})
-    assert tests is not None
-    assert names_in(tests)[0] == "test_example_1_" and "test_example_2" in names_in(tests)
-
-
 def test_humaneval_reference_solutions_pass_their_prompts_examples() -> None:
     # Real, third-party data: every example read from the 164 prompts holds for the reference
     # solution, except on the three prompts whose docstrings are wrong about it.
@@ -176,8 +170,9 @@ def test_a_candidate_that_gets_the_tasks_example_wrong_never_wins() -> None:
     )
     result = solve(TASK, AgentConfig(backend="mock", n_candidates=2, max_iters=1), backend=backend)
     no_dedupe, correct = result.rounds[0].candidates
-    assert no_dedupe.user_run is not None and not no_dedupe.user_run.all_passed
-    assert correct.user_run is not None and correct.user_run.all_passed
+    assert no_dedupe.example_run is not None and not no_dedupe.example_run.all_passed
+    assert correct.example_run is not None and correct.example_run.all_passed
+    assert no_dedupe.user_run is None
     assert result.final_code.strip() == CORRECT.strip()
     assert (
         result.examples is not None and "second_largest_unique([4, 4, 3]) == 3" in result.examples
@@ -189,7 +184,25 @@ def test_no_examples_turns_them_off() -> None:
     backend = MockBackend("demo")
     result = solve(TASK, AgentConfig(backend="mock", examples=False), backend=backend)
     assert result.examples is None
-    assert all(c.user_run is None for r in result.rounds for c in r.candidates)
+    assert all(c.example_run is None for r in result.rounds for c in r.candidates)
+
+
+def test_the_users_own_tests_outrank_the_tasks_examples() -> None:
+    # The user's test wants duplicates counted ([4, 4, 3] -> 4), against the task's example:
+    # NO_DEDUPE passes the user's test and fails the example, CORRECT the other way round.
+    user_tests = "def test_duplicates_count():\n    assert second_largest_unique([4, 4, 3]) == 4\n"
+    replies = [DEMO_TESTS, f"```python\n{CORRECT}```", f"```python\n{NO_DEDUPE}```"]
+    backend = MockBackend("demo", replies=replies)
+    config = AgentConfig(backend="mock", n_candidates=2, max_iters=2, later_rounds="fix")
+    result = solve(TASK, config, backend=backend, tests=user_tests)
+    correct, no_dedupe = result.rounds[0].candidates
+    assert correct.example_run is not None and correct.example_run.all_passed
+    assert no_dedupe.user_run is not None and no_dedupe.user_run.all_passed
+    assert result.best is not None and result.best.code.strip() == NO_DEDUPE.strip()
+    # the fix prompt carries the failed example as the user's, before any generated test
+    fix = backend.history[2].messages[-1]["content"]
+    assert "user test test_example_1 failed" in fix
+    assert fix.index("test_example_1") < fix.index("test_case_")
 
 
 def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path: Path) -> None:

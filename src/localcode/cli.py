@@ -253,9 +253,7 @@ def run_main(argv: Sequence[str]) -> int:
     if args.output:
         _check_writable(args.output)
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
-    progress = None
-    if not args.quiet:
-        progress = Progress(sys.stderr, cfg.n_candidates, args.verbose, own_tests=bool(tests))
+    progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, args.verbose)
     code = read_text_file(args.code, "Code file") if args.code else None
     result = solve(task, cfg, on_event=progress, tests=tests, code=code)
     if args.json:
@@ -297,11 +295,8 @@ def _check_writable(path: str) -> None:
 class Progress:
     """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
 
-    def __init__(
-        self, stream: TextIO, n: int, verbose: bool = False, own_tests: bool = False
-    ) -> None:
+    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
         self.out, self.n, self.verbose = stream, n, verbose
-        self.trusted = "your tests" if own_tests else ""  # what a candidate's user_run holds
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
@@ -312,7 +307,6 @@ class Progress:
     def on_examples(self, ev: Event) -> None:
         n = len(test_names(ev.detail))
         self.out.write(f"The task shows {n} example{'s' * (n != 1)}: trusted like your own tests\n")
-        self.trusted = f"{self.trusted} + examples" if self.trusted else "examples"
         if self.verbose:
             self.out.write(_indent(ev.detail) + "\n")
 
@@ -358,7 +352,9 @@ class Progress:
         name = "given code" if c.origin == "user" else name
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
         if c.user_run:
-            line += f", {self.trusted or 'your tests'} {c.user_run.passed}/{c.user_run.total}"
+            line += f", your tests {c.user_run.passed}/{c.user_run.total}"
+        if c.example_run:
+            line += f", examples {c.example_run.passed}/{c.example_run.total}"
         if c.reason:
             line += f"  ({c.reason.splitlines()[0][:200]})"
         self.out.write(line + "\n")

@@ -47,10 +47,8 @@ class _Example:
     shown: str  # the result as written, for the precision of a float
 
 
-def example_tests(task: Task, taken: set[str] | frozenset[str] = frozenset()) -> str | None:
-    """Pytest tests from the examples in the task, or None when it shows none usable.
-
-    Their names avoid `taken` (the user's own test names), so both can run as one file."""
+def example_tests(task: Task) -> str | None:
+    """Pytest tests from the examples in the task, or None when it shows none usable."""
     name = task.entry_point
     if not name:
         return None
@@ -73,12 +71,7 @@ def example_tests(task: Task, taken: set[str] | frozenset[str] = frozenset()) ->
             break
     if not bodies:
         return None
-    tests = []
-    for i, body in enumerate(bodies, start=1):
-        test = f"test_example_{i}"
-        while test in taken:
-            test = f"{test}_"
-        tests.append(f"def {test}():\n    {body}\n")
+    tests = [f"def test_example_{i}():\n    {body}\n" for i, body in enumerate(bodies, start=1)]
     head = "import pytest\n\n" if any("pytest.approx" in b for b in bodies) else ""
     source = head + "\n\n".join(tests)
     try:

@@ -18,7 +18,7 @@ from .errors import (
     SandboxError,
 )
 from .examples import example_tests
-from .extract import extract_code, extract_tests, test_names
+from .extract import extract_code, extract_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
@@ -66,8 +66,7 @@ def solve(
     owned = backend is None
     model = backend or create_backend(cfg)
     try:
-        taken = set(test_names(user_tests)) if user_tests else set()
-        examples = example_tests(parsed, taken) if cfg.examples else None
+        examples = example_tests(parsed) if cfg.examples else None
         run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests, examples)
         if cfg.sandbox == "auto" and isolation.missing:
             run.notes.append(f"sandbox: {isolation.warning} (see `localcode doctor`)")
@@ -94,9 +93,7 @@ class _Run:
         self.task, self.cfg, self.backend, self.emit = task, cfg, backend, emit
         self.limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
         self.rank = RANKINGS[cfg.ranking]
-        self.given_tests, self.examples = user_tests, examples
-        # what candidates are held to first: the user's tests and the task's examples, in one file
-        self.user_tests = "\n\n".join(t for t in (user_tests, examples) if t) or None
+        self.user_tests, self.examples = user_tests, examples
         self.tests = ""
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
@@ -147,13 +144,15 @@ class _Run:
 
     def _done(self, ranking: Ranking) -> bool:
         """A full pass stops the loop. A consensus alone never does: it can be wrong. With the
-        user's own tests, passing all of them plus every generated test not in doubt is enough."""
+        user's own tests or the task's examples, passing all of those plus every generated test not
+        in doubt is enough."""
         best = ranking.best
         if best is None:
             return False
         if best.all_passed:
             return True
-        if best.user_run is None or not best.user_run.all_passed or best.run is None:
+        trusted = best.trusted_runs
+        if not trusted or not all(r.all_passed for r in trusted) or best.run is None:
             return False
         doubted = set(ranking.suspect)
         return best.run.error is None and all(
@@ -280,6 +279,8 @@ class _Run:
                     c.run = run_tests(c.code, self.tests, self.limits)
                     if self.user_tests is not None:
                         c.user_run = run_tests(c.code, self.user_tests, self.limits)
+                    if self.examples is not None:
+                        c.example_run = run_tests(c.code, self.examples, self.limits)
             except SandboxError as exc:
                 return exc
             return c
@@ -312,7 +313,7 @@ class _Run:
             task=self.task.text,
             entry_point=self.task.entry_point,
             tests=self.tests,
-            user_tests=self.given_tests,
+            user_tests=self.user_tests,
             examples=self.examples,
             suspect_tests=list(ranking.suspect),
             final_code=best.code if best else "",
@@ -330,14 +331,16 @@ class _Run:
 def feedback(
     cand: Candidate, suspect: set[str] | None = None, limit: int = prompts.MAX_FEEDBACK_CHARS
 ) -> str:
-    """The failures of a candidate as short text for the fix prompt: the user's tests first,
-    then generated tests the consensus does not doubt (a suspect test is not fed as truth)."""
+    """The failures of a candidate as short text for the fix prompt: the user's tests and the
+    task's examples first (both given by the user, so both are labelled user tests), then
+    generated tests the consensus does not doubt (a suspect test is not fed as truth)."""
     parts = []
     if cand.reason:
         parts.append(f"Error: {cand.reason}")
-    if cand.user_run and cand.user_run.error and cand.user_run.error != cand.reason:
-        parts.append(f"Error in the user's tests: {cand.user_run.error}")
-    runs = [("user test ", cand.user_run), ("", cand.run)]
+    for trusted in cand.trusted_runs:
+        if trusted.error and trusted.error != cand.reason:
+            parts.append(f"Error in the user's tests: {trusted.error}")
+    runs = [("user test ", cand.user_run), ("user test ", cand.example_run), ("", cand.run)]
     for label, run in runs:
         for res in run.failures() if run else []:
             if res.name in (suspect or ()) and not label:

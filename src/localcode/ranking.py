@@ -8,7 +8,8 @@ program sampled twice would then outvote a lone full pass).
 A generated test that the winning consensus fails, while fewer distinct programs pass it than
 agree on the winner, is marked suspect: probably a wrong expected value, not a wrong program.
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
-User tests (--tests) are trusted anchors: they rank before any generated test.
+User tests (--tests), then the task's own examples, are trusted anchors: they rank before any
+generated test.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ class Ranking:
     suspect: list[str] = field(default_factory=list)  # generated tests the consensus contradicts
 
 
-def _user_passed(c: Candidate) -> int:
-    return c.user_run.passed if c.user_run else 0
+def _trusted_passed(c: Candidate) -> tuple[int, int]:
+    """User tests passed, then the task's examples passed: the user's own tests come first."""
+    return (c.user_run.passed if c.user_run else 0, c.example_run.passed if c.example_run else 0)
 
 
 def _passed_set(c: Candidate) -> frozenset[str]:
@@ -47,12 +49,13 @@ def _order(c: Candidate) -> tuple[int, int]:
 
 
 def _anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
-    """Candidates with code that pass the most user tests: no other candidate may win."""
+    """Candidates with code that pass the most user tests, then the most of the task's examples:
+    no other candidate may win."""
     with_code = [c for c in candidates if c.code]
     if not with_code:
         return []
-    top = max(_user_passed(c) for c in with_code)
-    return [c for c in with_code if _user_passed(c) == top]
+    top = max(_trusted_passed(c) for c in with_code)
+    return [c for c in with_code if _trusted_passed(c) == top]
 
 
 def rank_plain(candidates: Sequence[Candidate]) -> Ranking:

@@ -19,6 +19,7 @@ class Candidate:
     seed: int | None = None
     run: TestRun | None = None  # against the generated tests
     user_run: TestRun | None = None  # against the user's own tests (--tests), if any
+    example_run: TestRun | None = None  # against the task's own examples, if it shows any
     error: str | None = None  # why no code came (backend error, no code in the reply)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -34,9 +35,14 @@ class Candidate:
 
     @property
     def all_passed(self) -> bool:
-        """Passes every generated test and every user test."""
-        user_ok = self.user_run is None or self.user_run.all_passed
-        return self.run is not None and self.run.all_passed and user_ok
+        """Passes every generated test, every user test and every example of the task."""
+        trusted_ok = all(r.all_passed for r in self.trusted_runs)
+        return self.run is not None and self.run.all_passed and trusted_ok
+
+    @property
+    def trusted_runs(self) -> list[TestRun]:
+        """The runs against tests that come from the user: their --tests, the task's examples."""
+        return [r for r in (self.user_run, self.example_run) if r is not None]
 
     @property
     def reason(self) -> str | None:
@@ -98,4 +104,7 @@ class SolveResult:
                 user = cand["user_run"]
                 cand["user_passed"] = user and sum(r["passed"] for r in user["results"])
                 cand["user_total"] = user and len(user["results"])
+                shown = cand["example_run"]
+                cand["example_passed"] = shown and sum(r["passed"] for r in shown["results"])
+                cand["example_total"] = shown and len(shown["results"])
         return data
