@@ -93,6 +93,15 @@ def test_lines_that_are_not_clear_examples_are_left_out(line: str) -> None:
     assert examples_of(task) == []
 
 
+def test_a_sequence_of_floats_must_also_be_of_the_type_shown() -> None:
+    task = 'def f(x):\n    """Pair.\n\n    >>> f(1.0)\n    (1.0, 2.5)\n    """\n'
+    tests = example_tests(parse_task(task))
+    assert tests is not None
+    as_tuple = run_tests("def f(x):\n    return (x, 2.5000001)\n", tests, Limits(timeout=10))
+    as_list = run_tests("def f(x):\n    return [x, 2.5]\n", tests, Limits(timeout=10))
+    assert as_tuple.all_passed and not as_list.all_passed
+
+
 def test_doctest_directives_and_conflicting_results_are_left_out() -> None:
     task = (
         'def f(x):\n    """Does f.\n\n    >>> f(10)  # doctest: +ELLIPSIS\n    [0, 1]\n'

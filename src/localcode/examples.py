@@ -275,7 +275,11 @@ def _assertion(ex: _Example) -> str | None:
         return None  # pytest.approx does not compare nested data
     digits = max((len(d) for d in _DECIMALS.findall(ex.shown)), default=0)
     tolerance = f", abs={0.5 * 10.0**-digits:g}" if digits >= 2 else ""  # "1.41": ±0.005
-    return f"assert {ex.call} == pytest.approx({want}{tolerance})"
+    close = f"pytest.approx({want}{tolerance})"
+    if isinstance(ex.want, (list, tuple)):  # approx takes a list for a tuple; the task does not
+        kind = type(ex.want).__name__
+        return f"got = {ex.call}\n    assert type(got) is {kind} and got == {close}, got"
+    return f"assert {ex.call} == {close}"
 
 
 def _has_float(value: object) -> bool:
