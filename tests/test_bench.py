@@ -419,3 +419,23 @@ def test_lines_from_before_missed_was_recorded_show_a_dash(tmp_path: Path, probl
     )
     assert proc.returncode == 0, proc.stderr
     assert table(proc.stdout)["greedy"][5] == "-"
+
+
+def test_only_localcodes_lines_depend_on_the_examples_setting(
+    tmp_path: Path, problems: Path
+) -> None:
+    out = tmp_path / "out"
+    args = ("--problems", str(problems), "--out", str(out), "--ids", "mock/solved")
+    first = bench(*args, "--strategies", "greedy,localcode", "--no-examples")
+    assert first.returncode == 0, first.stderr
+    path = out / "results.jsonl"
+    rows = lines(path)
+    assert "examples" not in rows[0]["settings"]  # type: ignore[operator]  # greedy never reads it
+    assert rows[1]["settings"]["examples"] is False  # type: ignore[index]
+    # greedy's line serves a run with examples on: reused, not rerun
+    reused = bench(*args, "--strategies", "greedy")
+    assert reused.returncode == 0, reused.stderr
+    assert "already done" in reused.stderr and len(lines(path)) == 2
+    # localcode's does not
+    refused = bench(*args, "--strategies", "localcode")
+    assert refused.returncode == 2 and "examples: False then True" in refused.stderr

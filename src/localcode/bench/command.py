@@ -135,7 +135,7 @@ def _report(
 ) -> int:
     """Tabulate what a (perhaps unfinished) run left in out_dir; run and write nothing."""
     path = out_dir / RESULTS_FILE
-    done = load_results(path, bench_settings(cfg, label))
+    done = load_results(path, bench_settings(cfg, label), strategies)
     outcomes = [
         done[(s, p.task_id)] for p in problems for s in strategies if (s, p.task_id) in done
     ]

@@ -14,7 +14,7 @@ from ..errors import BackendError, BackendUnavailable, GenerationError, UsageErr
 from ..sandbox import Limits
 from .judge import judge
 from .problems import Problem
-from .results import Outcome, append_result, load_results
+from .results import Outcome, append_result, load_results, settings_for
 from .strategies import STRATEGIES, Attempt
 
 RESULTS_FILE = "results.jsonl"
@@ -72,7 +72,7 @@ def run_bench(
         )
     settings = bench_settings(cfg, model)
     path = out_dir / RESULTS_FILE
-    done = load_results(path, settings)
+    done = load_results(path, settings, strategies)
     report = on_progress or (lambda p: None)
     limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
     outcomes: list[Outcome] = []
@@ -83,7 +83,7 @@ def run_bench(
             resumed = outcome is not None
             if outcome is None:
                 outcome = run_one(name, problem, cfg, backend, limits)
-                outcome.settings = settings
+                outcome.settings = settings_for(name, settings)
                 append_result(path, outcome)
             outcomes.append(outcome)
             report(Progress(outcome, len(outcomes), total, resumed))

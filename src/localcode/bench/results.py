@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,24 @@ class Outcome:
         return cls(**{k: v for k, v in row.items() if k in names})
 
 
-def load_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], Outcome]:
-    """The outcomes already in `path`, by (strategy, task_id); a half-written last line is cut off.
+# Settings that only some strategies read: the others' results hold whatever they are.
+ONLY_FOR = {"examples": {"localcode"}}
 
-    Raises UsageError for a damaged line elsewhere, or for lines made with other settings.
+
+def settings_for(strategy: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings that can change what `strategy` does."""
+    return {k: v for k, v in settings.items() if k not in ONLY_FOR or strategy in ONLY_FOR[k]}
+
+
+def load_results(
+    path: Path, settings: dict[str, Any], strategies: Collection[str] | None = None
+) -> dict[tuple[str, str], Outcome]:
+    """The outcomes already in `path` for `strategies` (default all), by (strategy, task_id); a
+    half-written last line is cut off.
+
+    Raises UsageError for a damaged line elsewhere, or for lines of those strategies made with
+    other settings (only the settings a strategy reads count: greedy's lines serve runs with and
+    without examples).
     """
     if not path.exists():
         return {}
@@ -77,12 +92,16 @@ def load_results(path: Path, settings: dict[str, Any]) -> dict[tuple[str, str], 
             raise UsageError(
                 f"Results file {path} line {n} is damaged ({exc}); delete that line to redo it."
             ) from None
-        outcome.settings = {**LEGACY_SETTINGS, **outcome.settings}
-        if outcome.settings != settings:
+        if strategies is not None and outcome.strategy not in strategies:
+            continue
+        made = settings_for(outcome.strategy, {**LEGACY_SETTINGS, **outcome.settings})
+        wanted = settings_for(outcome.strategy, settings)
+        if made != wanted:
             raise UsageError(
-                f"Results in {path} were made with other settings ({_diff(outcome.settings, settings)})"
+                f"Results in {path} were made with other settings ({_diff(made, wanted)})"
                 "; pass another --out folder, or delete the file to start over."
             )
+        outcome.settings = made
         done[outcome.key] = outcome
     return done
 
