@@ -226,3 +226,13 @@ def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path
     assert "candidate 1: 5/5 passing, examples 1/1" in proc.stderr
     off = subprocess.run([*cmd, "--no-examples"], capture_output=True, text=True, timeout=120)
     assert "example" not in off.stderr
+
+
+def test_when_the_model_writes_no_tests_the_examples_serve() -> None:
+    refusal = "Sorry, I can only write code."
+    replies = [refusal, refusal, f"```python\n{NO_DEDUPE}```", f"```python\n{CORRECT}```"]
+    backend = MockBackend("demo", replies=replies)
+    result = solve(TASK, AgentConfig(backend="mock", n_candidates=2, max_iters=1), backend=backend)
+    assert result.tests == result.examples
+    assert "the model wrote no tests; the task's examples served as the tests" in result.notes
+    assert result.final_code.strip() == CORRECT.strip() and result.passed

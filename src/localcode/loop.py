@@ -178,9 +178,13 @@ class _Run:
             if tests:
                 self.emit(Event("tests_ready", detail=tests))
                 return tests
+        if self.examples:  # the task's own examples can stand in for tests the model won't write
+            self.notes.append("the model wrote no tests; the task's examples served as the tests")
+            self.emit(Event("tests_ready", detail=self.examples))
+            return self.examples
         raise GenerationError(
-            "The model wrote no test functions, twice. Try a larger model or a clearer task "
-            "(name the function, e.g. `f(x)`)."
+            "The model wrote no test functions, twice. Try a larger model, a clearer task "
+            "(name the function, e.g. `f(x)`), an example in it (`f(2) == 4`), or --tests FILE."
         )
 
     # --- rounds ------------------------------------------------------------------------
