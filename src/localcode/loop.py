@@ -283,8 +283,11 @@ class _Run:
                     c.run = run_tests(c.code, self.tests, self.limits)
                     if self.user_tests is not None:
                         c.user_run = run_tests(c.code, self.user_tests, self.limits)
-                    if self.examples is not None:
-                        c.example_run = run_tests(c.code, self.examples, self.limits)
+                    if self.examples is not None:  # the same file when it stands in for tests
+                        same = self.tests is self.examples
+                        c.example_run = (
+                            c.run if same else run_tests(c.code, self.examples, self.limits)
+                        )
             except SandboxError as exc:
                 return exc
             return c
