@@ -210,7 +210,7 @@ def test_the_users_own_tests_outrank_the_tasks_examples() -> None:
     assert result.best is not None and result.best.code.strip() == NO_DEDUPE.strip()
     # the fix prompt carries the failed example as the user's, before any generated test
     fix = backend.history[2].messages[-1]["content"]
-    assert "user test test_example_1 failed" in fix
+    assert "task example test_example_1 failed" in fix
     assert fix.index("test_example_1") < fix.index("test_case_")
 
 

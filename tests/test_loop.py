@@ -281,3 +281,49 @@ def test_given_code_round_counts_toward_max_iters(demo_task: str) -> None:
     backend = MockBackend("fix")
     result = solve(demo_task, cfg(max_iters=2, later_rounds="fix"), backend=backend, code=NO_DEDUPE)
     assert [r.kind for r in result.rounds] == ["given", "fix"]
+
+
+DISPUTE_TASK = '''def second_largest_unique(nums):
+    """The second largest distinct value in nums, or None.
+
+    >>> second_largest_unique([10, 20])
+    10
+    """
+'''
+# the model's tests share NO_DEDUPE's misreading ([5, 5, 5, 5] -> 5): it passes them all
+MISREAD_TESTS = DEMO_TESTS.replace(
+    "second_largest_unique([5, 5, 5, 5]) is None", "second_largest_unique([5, 5, 5, 5]) == 5"
+)
+
+
+def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> None:
+    replies = [
+        MISREAD_TESTS,
+        fenced(NO_DEDUPE),
+        fenced(CORRECT),
+        fenced(CORRECT_ALT),
+        fenced(CORRECT),
+    ]
+    backend = MockBackend("demo", replies=replies)
+    result = solve(DISPUTE_TASK, cfg(n_candidates=2, max_iters=3), backend=backend)
+    no_dedupe, correct = result.rounds[0].candidates
+    assert no_dedupe.all_passed and not correct.all_passed  # both pass the task's example
+    assert [r.kind for r in result.rounds] == ["initial", "fresh"]
+    assert prompts.kind_of(backend.history[2].messages) == "code"  # fresh, not a repair
+    assert result.final_code.strip() == CORRECT.strip()
+    assert result.passed and result.suspect_tests == ["test_case_2"]
+    assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
+    assert result.rounds[1].support == 3  # CORRECT twice and CORRECT_ALT
+    assert (result.rounds[1].agree, result.rounds[1].rival) == (2, 1)  # CORRECT: one voice
+
+
+def test_a_dispute_left_open_is_not_claimed_as_a_pass() -> None:
+    backend = MockBackend("demo", replies=[MISREAD_TESTS, fenced(NO_DEDUPE), fenced(CORRECT)])
+    result = solve(DISPUTE_TASK, cfg(n_candidates=2, max_iters=1), backend=backend)
+    assert result.best is not None and result.best.all_passed
+    assert not result.passed
+    assert any("not claimed as passing: 1 other program" in n for n in result.notes)
+    plain = MockBackend("demo", replies=[MISREAD_TESTS, fenced(NO_DEDUPE), fenced(CORRECT)])
+    result = solve(DISPUTE_TASK, cfg(n_candidates=2, max_iters=1, ranking="plain"), backend=plain)
+    assert result.passed  # the prototype's scoring trusts a full pass
+    assert all(c.probe_run is None for c in result.rounds[0].candidates)

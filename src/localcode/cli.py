@@ -324,6 +324,8 @@ class Progress:
         what = {
             "given": "scoring the given code",
             "initial": f"generating {n} candidate solutions in parallel",
+            "fresh": f"generating {n} fresh candidates in parallel: others that pass the same "
+            "tests disagree with the best",
             "fix": f"generating {n} fix candidates in parallel",
             "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
         }[ev.detail]

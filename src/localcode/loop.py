@@ -19,6 +19,7 @@ from .errors import (
 )
 from .examples import example_tests
 from .extract import extract_code, extract_tests
+from .probes import mutant_calls, probe_calls, probe_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
@@ -95,6 +96,7 @@ class _Run:
         self.rank = RANKINGS[cfg.ranking]
         self.user_tests, self.examples = user_tests, examples
         self.tests = ""
+        self.probes: str | None = None  # behaviour probes on the tests' inputs (codet ranking)
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
         self.notes: list[str] = []
@@ -106,19 +108,27 @@ class _Run:
         if self.examples:
             self.emit(Event("examples", detail=self.examples))
         self.tests = self._generate_tests()
+        if self.cfg.ranking == "codet":
+            sources = [self.tests, self.examples, self.user_tests]
+            calls = probe_calls(sources, self.task.entry_point)
+            self.probes = probe_tests(calls, self.task.entry_point, mutant_calls(calls))
         ranking = Ranking(None, 0)
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
             if self._done(ranking):
                 break
-            best = ranking.best
-            kind = "initial" if best is None else self.cfg.later_rounds
+            kind = self._next_kind(ranking)
             rnd = self._round(len(self.rounds), kind, ranking)
             ranking = self._finish_round(rnd)
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
+        if self._passes(ranking) and self._disputed(ranking):
+            self.notes.append(
+                f"not claimed as passing: {max(ranking.rival, ranking.split)} other program(s) "
+                "that pass the same tests return different values on some inputs"
+            )
         done = "passed" if self._done(ranking) else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
@@ -139,13 +149,36 @@ class _Run:
         rnd.best_score = best.score if best else 0.0
         rnd.best_origin = best.origin if best else None
         rnd.support, rnd.suspect_tests = ranking.support, list(ranking.suspect)
+        rnd.agree, rnd.rival = ranking.agree, max(ranking.rival, ranking.split)
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 
+    def _next_kind(self, ranking: Ranking) -> str:
+        """Fresh samples only when the best passes but is disputed: there is nothing to repair."""
+        if ranking.best is None:
+            return "initial"
+        return "fresh" if self._passes(ranking) else self.cfg.later_rounds
+
     def _done(self, ranking: Ranking) -> bool:
-        """A full pass stops the loop. A consensus alone never does: it can be wrong. With the
-        user's own tests or the task's examples, passing all of those plus every generated test not
-        in doubt is enough."""
+        """The best passes (see _passes) and no rival behaviour puts it in doubt."""
+        return self._passes(ranking) and not self._disputed(ranking)
+
+    def _disputed(self, ranking: Ranking) -> bool:
+        """Other programs pass the same trusted tests (user tests, the task's examples) but return
+        different values on the tests' inputs, or pass the same tests with the same values but
+        differ on changed inputs: one side is wrong, and tests the model wrote cannot settle
+        which. Fresh samples vote until the winner has at least twice as many distinct programs
+        as the largest rival group. Without trusted tests, other consensus sets are the generated
+        tests' business; only a split of the winner's own set is a dispute."""
+        if ranking.best is None:
+            return False
+        rival = ranking.rival if ranking.best.trusted_runs else 0
+        return ranking.agree < 2 * max(rival, ranking.split)
+
+    def _passes(self, ranking: Ranking) -> bool:
+        """A full pass. A consensus alone never is one: it can be wrong. With the user's own
+        tests or the task's examples, passing all of those plus every generated test not in doubt
+        is one."""
         best = ranking.best
         if best is None:
             return False
@@ -193,7 +226,7 @@ class _Run:
         self.emit(Event("round", r, detail=kind))
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
-        n_fix = {"initial": 0, "fix": n, "mixed": n - n // 2}[kind]
+        n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
         jobs = []  # (origin, count, seed, messages)
         if n_fix:
             assert ranking.best is not None
@@ -288,6 +321,8 @@ class _Run:
                         c.example_run = (
                             c.run if same else run_tests(c.code, self.examples, self.limits)
                         )
+                    if self.probes is not None:
+                        c.probe_run = run_tests(c.code, self.probes, self.limits)
             except SandboxError as exc:
                 return exc
             return c
@@ -339,7 +374,7 @@ def feedback(
     cand: Candidate, suspect: set[str] | None = None, limit: int = prompts.MAX_FEEDBACK_CHARS
 ) -> str:
     """The failures of a candidate as short text for the fix prompt: the user's tests and the
-    task's examples first (both given by the user, so both are labelled user tests), then
+    task's examples first (both given by the user, so both are labelled as such), then
     generated tests the consensus does not doubt (a suspect test is not fed as truth)."""
     parts = []
     if cand.reason:
@@ -347,7 +382,7 @@ def feedback(
     for trusted in cand.trusted_runs:
         if trusted.error and trusted.error != cand.reason:
             parts.append(f"Error in the user's tests: {trusted.error}")
-    runs = [("user test ", cand.user_run), ("user test ", cand.example_run), ("", cand.run)]
+    runs = [("user test ", cand.user_run), ("task example ", cand.example_run), ("", cand.run)]
     for label, run in runs:
         for res in run.failures() if run else []:
             if res.name in (suspect or ()) and not label:

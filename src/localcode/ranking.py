@@ -10,6 +10,12 @@ agree on the winner, is marked suspect: probably a wrong expected value, not a w
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
 User tests (--tests), then the task's own examples, are trusted anchors: they rank before any
 generated test.
+Where behaviour probes ran (probes.py), a consensus set is split further by what its members
+return on the tests' inputs; the winning set is then split by what they return on slightly changed
+inputs (only those on which every member returns a value), and its largest part wins. The largest
+other group is reported, as `rival` (another consensus set, among programs that pass as many
+trusted tests) or `split` (the rest of the winner's set): programs that behave differently, so the
+winner is in doubt.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .extract import parse
+from .probes import MUTANT_PREFIX, behaviour
 from .records import Candidate
 
 
@@ -30,6 +37,9 @@ class Ranking:
     best: Candidate | None
     support: int = 1  # candidates that agree with the winner (same tests passed)
     suspect: list[str] = field(default_factory=list)  # generated tests the consensus contradicts
+    agree: int = 1  # distinct programs in the winner's group
+    rival: int = 0  # distinct programs in the largest other consensus set (codet only)
+    split: int = 0  # ... in the largest part of the winner's set that differs on changed inputs
 
 
 def _trusted_passed(c: Candidate) -> tuple[int, int]:
@@ -68,26 +78,77 @@ def rank_plain(candidates: Sequence[Candidate]) -> Ranking:
 
 
 def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
-    """Dual execution agreement over consensus sets; ties go to more tests, then shorter code."""
+    """Dual execution agreement over consensus sets; ties go to more tests, then shorter code.
+    Within the winning set, the largest group that also agrees on the changed inputs wins."""
     pool = _anchored(candidates)
     if not pool:
         return Ranking(None, 0)
-    groups: dict[frozenset[str], list[Candidate]] = defaultdict(list)
-    for c in pool:
-        if c.run is not None and c.run.error is None:
-            groups[_passed_set(c)].append(c)
-    if not groups:  # nothing ran cleanly: fall back to the plain order
+    clean = [c for c in pool if c.run is not None and c.run.error is None]
+    if not clean:  # nothing ran cleanly: fall back to the plain order
         return rank_plain(pool)
+    groups = _split(clean, _group)
+    members = max(groups, key=_codet_score)
+    changed = _valued_mutants(members)
+    subgroups = _split(members, lambda c: _on(c, changed))
+    winners = max(subgroups, key=_count)
+    best = min(winners, key=_order)
+    return Ranking(
+        best,
+        len(winners),
+        _suspects(pool, best, _passed_set(best)),
+        agree=_distinct(winners),
+        rival=max((_distinct(m) for m in groups if m is not members), default=0),
+        split=max((_distinct(m) for m in subgroups if m is not winners), default=0),
+    )
 
-    def group_key(item: tuple[frozenset[str], list[Candidate]]) -> tuple[int, int, int]:
-        # distinct programs, not samples: one program sampled twice must not outvote a full pass
-        tests, members = item
-        distinct = len({_program(c) for c in members})
-        return (distinct * len(tests), len(tests), len(members))
 
-    tests, members = max(groups.items(), key=group_key)
-    best = min(members, key=_order)
-    return Ranking(best, len(members), _suspects(pool, best, tests))
+def _split(cands: Sequence[Candidate], key: Callable[[Candidate], object]) -> list[list[Candidate]]:
+    groups: dict[object, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        groups[key(c)].append(c)
+    return list(groups.values())
+
+
+def _distinct(members: Sequence[Candidate]) -> int:
+    """Distinct programs, not samples: one program sampled twice must not outvote a full pass."""
+    return len({_program(c) for c in members})
+
+
+def _codet_score(members: Sequence[Candidate]) -> tuple[int, int, int, int]:
+    """Distinct programs times generated tests passed; ties: more tests, programs, samples."""
+    tests = len(_passed_set(members[0]))
+    return (_distinct(members) * tests, tests, _distinct(members), len(members))
+
+
+def _count(members: Sequence[Candidate]) -> tuple[int, int, int]:
+    """Ties: distinct programs, then more generated tests passed, then samples."""
+    return (_distinct(members), len(_passed_set(members[0])), len(members))
+
+
+def _group(c: Candidate) -> tuple[frozenset[str], tuple[tuple[str, str], ...] | None]:
+    """Generated tests passed, then what it returned on the tests' own inputs: equal means alike."""
+    seen = behaviour(c.probe_run)
+    if seen is None:
+        return _passed_set(c), None
+    return _passed_set(c), tuple(sorted((k, v) for k, v in seen.items() if _is_own(k)))
+
+
+def _valued_mutants(members: Sequence[Candidate]) -> list[str]:
+    """Changed inputs on which every member returned a value: inside what the task allows."""
+    seen = [behaviour(c.probe_run) for c in members]
+    if any(s is None for s in seen) or not seen:
+        return []
+    names = [k for k in seen[0] or {} if not _is_own(k)]
+    return [k for k in names if all(s is not None and s.get(k, "x")[0] == "v" for s in seen)]
+
+
+def _on(c: Candidate, names: list[str]) -> tuple[str, ...]:
+    seen = behaviour(c.probe_run) or {}
+    return tuple(seen.get(k, "?") for k in names)
+
+
+def _is_own(name: str) -> bool:
+    return not name.startswith(MUTANT_PREFIX)
 
 
 def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .probes import behaviour
 from .sandbox.records import TestRun
 
 
@@ -20,6 +21,7 @@ class Candidate:
     run: TestRun | None = None  # against the generated tests
     user_run: TestRun | None = None  # against the user's own tests (--tests), if any
     example_run: TestRun | None = None  # against the task's own examples, if it shows any
+    probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     error: str | None = None  # why no code came (backend error, no code in the reply)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -55,12 +57,15 @@ class Round:
     """One round of the loop: N candidates generated and scored."""
 
     index: int
-    kind: str  # "given" (the user's --code), "initial", "fix" or "mixed" (fixes + fresh samples)
+    kind: str  # "given" (the user's --code), "initial", "fix", "mixed" (fixes + fresh samples)
+    # or "fresh" (fresh samples only: the best passes, but rivals behave otherwise)
     candidates: list[Candidate] = field(default_factory=list)
     best_label: str | None = None  # best candidate overall after this round
     best_score: float = 0.0
     best_origin: str | None = None  # how the best-so-far was produced: sample, fix or user
     support: int = 0  # candidates agreeing with the best (codet ranking)
+    agree: int = 0  # distinct programs among them
+    rival: int = 0  # distinct programs in the largest group that behaves otherwise
     suspect_tests: list[str] = field(default_factory=list)
     generation_s: float = 0.0
     scoring_s: float = 0.0
@@ -96,8 +101,8 @@ class SolveResult:
         """A JSON-ready dict (the --json output)."""
         data = asdict(self)
         data["rounds_used"] = self.rounds_used
-        for rnd in data["rounds"]:
-            for cand in rnd["candidates"]:
+        for rnd, rnd_data in zip(self.rounds, data["rounds"], strict=True):
+            for c, cand in zip(rnd.candidates, rnd_data["candidates"], strict=True):
                 run = cand["run"]
                 cand["passed"] = run and sum(r["passed"] for r in run["results"])
                 cand["total"] = run and len(run["results"])
@@ -107,4 +112,9 @@ class SolveResult:
                 shown = cand["example_run"]
                 cand["example_passed"] = shown and sum(r["passed"] for r in shown["results"])
                 cand["example_total"] = shown and len(shown["results"])
+                del cand["probe_run"]  # its digests, not the harness's failure text
+                seen = behaviour(c.probe_run)
+                cand["behaviour"] = seen  # probe name -> digest (v: a value, x: raised)
+        if data["best"] is not None:
+            del data["best"]["probe_run"]
         return data

@@ -1,0 +1,173 @@
+"""Behaviour probes: every candidate is called on the same inputs and what it returns is compared.
+
+The inputs are the calls the tests already make (`f(2, [1, 3])`, literal arguments only), so no
+model-written expected value is trusted: candidates that return the same values on every input
+behave alike, whatever the tests expect. Grouping programs by their outputs is AlphaCode's
+clustering (arXiv 2203.07814) and MBR-exec (arXiv 2204.11454); `ranking.rank_codet` uses it to
+split consensus sets and to see when candidates that pass the same tests still disagree.
+
+Small changes of those inputs (`mutant_calls`: a number one up or down; a string or list
+reversed, one shorter, or with its last item made a repeat of its first) go further: tests a small model writes often leave the cases that tell
+two readings of a task apart untried. A changed input may fall outside what the task allows, so it
+only ever splits programs that already pass the same tests and return the same on the tests' own
+inputs (see ranking.py), and only where every one of them returns a value.
+
+A probe is a test that always fails with a digest of the value: it runs in the sandbox like any
+other test, with the trusted side computing the digest from the value that came back.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from .extract import parse
+from .sandbox.records import TestRun
+
+MAX_PROBES = 24
+MAX_MUTANTS = 24
+MAX_CALL_CHARS = 2000
+MUTANT_PREFIX = "test_mutant_"
+_DIGEST = re.compile(r"localcode-probe=([vx][0-9a-f]{16})")
+
+_HELPER = """import hashlib as _lc_hashlib
+
+
+def _lc_canon(value):
+    if isinstance(value, float):
+        return format(value, ".9g")
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__ + "[" + ",".join(_lc_canon(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = sorted((_lc_canon(k), _lc_canon(v)) for k, v in value.items())
+        return "dict{" + ",".join(k + ":" + v for k, v in items) + "}"
+    if isinstance(value, (set, frozenset)):
+        return type(value).__name__ + "{" + ",".join(sorted(_lc_canon(v) for v in value)) + "}"
+    return type(value).__name__ + ":" + repr(value)
+
+
+def _lc_probe(function, *args, **kwargs):
+    try:
+        kind, text = "v", _lc_canon(function(*args, **kwargs))
+    except Exception as exc:
+        kind, text = "x", type(exc).__name__
+    digest = _lc_hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    raise AssertionError("localcode-probe=" + kind + digest)
+"""
+
+
+def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[str]:
+    """Distinct calls of `entry_point` with literal arguments found in `sources`, in order."""
+    if not entry_point:
+        return []
+    calls: dict[str, None] = {}
+    for source in sources:
+        tree = parse(source) if source else None
+        for node in ast.walk(tree) if tree else ():
+            if len(calls) >= MAX_PROBES:
+                return list(calls)
+            if _literal_call(node, entry_point):
+                text = ast.unparse(node)
+                if len(text) <= MAX_CALL_CHARS:
+                    calls.setdefault(text, None)
+    return list(calls)
+
+
+def _literal_call(node: ast.AST, name: str) -> bool:
+    if not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+    ):
+        return False
+    values = [*node.args, *(k.value for k in node.keywords)]
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return False
+    try:
+        for value in values:
+            ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def mutant_calls(calls: list[str], limit: int = MAX_MUTANTS) -> list[str]:
+    """Calls like `calls` with one argument changed a little, taken from each call in turn."""
+    per_call = [_mutants(call) for call in calls]
+    seen = set(calls)
+    out: list[str] = []
+    for depth in range(max((len(m) for m in per_call), default=0)):
+        for mutants in per_call:
+            if depth < len(mutants) and mutants[depth] not in seen and len(out) < limit:
+                seen.add(mutants[depth])
+                out.append(mutants[depth])
+    return out
+
+
+def _mutants(call: str) -> list[str]:
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    args = [ast.literal_eval(a) for a in node.args]
+    kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    out = []
+    for i, value in enumerate(args):
+        for changed in _changes(value):
+            out.append(_render(node.func.id, [*args[:i], changed, *args[i + 1 :]], kwargs))
+    for key, value in kwargs.items():
+        for changed in _changes(value):
+            out.append(_render(node.func.id, args, {**kwargs, key: changed}))
+    return [text for text in out if len(text) <= MAX_CALL_CHARS]
+
+
+def _render(name: str, args: list[object], kwargs: dict[str, object]) -> str:
+    shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f"{name}({', '.join(shown)})"
+
+
+def _changes(value: object) -> list[object]:
+    """The value changed a little, keeping its type (and its sign, for a number that has one)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [] if abs(value) > 10**6 else [value + 1, *([value - 1] if value else [])]
+    if isinstance(value, float):
+        return [value + 1.0]
+    if isinstance(value, (str, list, tuple)) and value:
+        if len(value) == 1:
+            return [value * 2]
+        repeat = value[:-1] + value[:1]  # type: ignore[operator]  # same type on both sides
+        changed: list[object] = [value[::-1], value[:-1], repeat]  # reversed, shorter, a repeat
+        return [c for c in changed if c != value]
+    return []
+
+
+def probe_tests(
+    calls: list[str], entry_point: str | None, mutants: list[str] | None = None
+) -> str | None:
+    """A test file with one probe per call (`test_probe_1..n`) and per changed call
+    (`test_mutant_1..m`), or None when there are no calls."""
+    if not calls or not entry_point:
+        return None
+    named = [(f"test_probe_{i}", c) for i, c in enumerate(calls, start=1)]
+    named += [(f"{MUTANT_PREFIX}{i}", c) for i, c in enumerate(mutants or [], start=1)]
+    tests = []
+    for name, call in named:
+        node = ast.parse(call, mode="eval").body
+        assert isinstance(node, ast.Call)
+        node.args.insert(0, ast.Name(entry_point, ast.Load()))
+        node.func = ast.Name("_lc_probe", ast.Load())
+        tests.append(f"def {name}():\n    {ast.unparse(node)}\n")
+    return _HELPER + "\n\n" + "\n\n".join(tests)
+
+
+def behaviour(run: TestRun | None) -> dict[str, str] | None:
+    """What a candidate returned on each probe, by test name: a digest that starts with `v` for a
+    value and `x` for an exception; None when the probes did not run."""
+    if run is None or run.error is not None or not run.results:
+        return None
+    out = {}
+    for result in run.results:
+        found = _DIGEST.findall(result.message)  # the last one: the harness's own line
+        out[result.name] = found[-1] if found else "?"
+    return out

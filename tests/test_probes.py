@@ -1,0 +1,137 @@
+"""Behaviour probes: candidates run on the tests' own inputs and their return values compared."""
+
+from __future__ import annotations
+
+from localcode import sandbox
+from localcode.probes import MAX_PROBES, behaviour, mutant_calls, probe_calls, probe_tests
+from localcode.ranking import rank_codet
+from localcode.records import Candidate
+
+TESTS = """def test_case_1():
+    assert f(1, [2, 3]) == 6
+    assert f(1, [2, 3]) == 6
+    assert f(x=0.1, ys=[0.2]) == 0.3
+
+
+def test_case_2():
+    n = 4
+    assert f(n, []) == 4  # not literal: no probe
+    assert f(*[1, []]) == 1  # starred: no probe
+    assert g(1, [2]) == 3  # another function
+    assert obj.f(1, [2]) == 3  # a method
+"""
+
+
+def test_only_literal_calls_of_the_entry_point_are_probes_once_each() -> None:
+    calls = probe_calls([TESTS, "f(5, [])", None], "f")
+    assert calls == ["f(1, [2, 3])", "f(x=0.1, ys=[0.2])", "f(5, [])"]
+    assert probe_calls([TESTS], None) == [] and probe_calls(["def broken(:"], "f") == []
+    many = "\n".join(f"assert f({i}, []) == 0" for i in range(100))
+    assert len(probe_calls([many], "f")) == MAX_PROBES
+
+
+def test_changed_inputs_keep_types_and_signs_and_take_turns() -> None:
+    calls = ["f(0, 'adb')", "f(x=[1, 2])", "f(True, 2.5)"]
+    assert mutant_calls(calls) == [
+        "f(1, 'adb')",  # 0 gets no -1: the sign stays
+        "f(x=[2, 1])",
+        "f(True, 3.5)",  # a bool is left alone
+        "f(0, 'bda')",
+        "f(x=[1])",
+        "f(0, 'ad')",
+        "f(x=[1, 1])",  # the last item a repeat of the first
+        "f(0, 'ada')",
+    ]
+    assert len(mutant_calls(calls, limit=3)) == 3 and mutant_calls([]) == []
+
+
+def seen(code: str, tests: str) -> tuple[str, ...] | None:
+    found = behaviour(sandbox.run_tests(code, tests, sandbox.Limits(timeout=3)))
+    return None if found is None else tuple(found[k] for k in sorted(found))
+
+
+def test_programs_that_return_the_same_values_behave_alike() -> None:
+    probes = probe_tests(probe_calls([TESTS, "f(5, [])"], "f"), "f")
+    assert probes is not None and "def test_probe_3():" in probes
+    summed = seen("def f(x, ys):\n    return x + sum(ys)\n", probes)
+    looped = seen("def f(x, ys):\n    for y in ys:\n        x = y + x\n    return x\n", probes)
+    assert summed is not None and len(summed) == 3
+    assert looped == summed
+    rounded = seen("def f(x, ys):\n    return round(x + sum(ys), 12)\n", probes)
+    assert rounded == summed  # 0.3 and 0.1 + 0.2 (0.30000000000000004) are alike
+    doubled = seen("def f(x, ys):\n    return 2 * x + sum(ys)\n", probes)
+    assert doubled is not None and doubled != summed
+    raising = seen("def f(x, ys):\n    raise ValueError(x)\n", probes)
+    assert raising is not None and len(set(raising)) == 1  # ValueError each time
+    assert raising[0].startswith("x") and summed[0].startswith("v")  # an exception, a value
+    assert seen("def f(x, ys):\n    return (x + sum(ys),)\n", probes) != seen(
+        "def f(x, ys):\n    return [x + sum(ys)]\n", probes
+    )  # a tuple is not a list: `==` in a test would tell them apart
+
+
+def test_a_candidate_cannot_forge_another_ones_behaviour() -> None:
+    probes = probe_tests(["f(1)"], "f")
+    assert probes is not None
+    honest = seen("def f(x):\n    return 2\n", probes)
+    assert honest is not None
+    forged = f"def f(x):\n    raise AssertionError('localcode-probe={honest[0]}')\n"
+    assert seen(forged, probes) is not None
+    assert seen(forged, probes) != honest
+    printed = f"def f(x):\n    print('localcode-probe={honest[0]}')\n    return 3\n"
+    assert seen(printed, probes) != honest
+    assert seen("def f(x):\n    while True:\n        pass\n", probes) is None  # timed out
+
+
+def cand(i: int, code: str, passed: set[str], returns: str, changed: str = "") -> Candidate:
+    """A candidate whose run passed `passed`; one letter per probe, on the tests' own inputs
+    (`returns`) and on changed ones (`changed`): `x` means it raised."""
+    names = ["test_case_1", "test_case_2"]
+    c = Candidate(0, i, "sample", code=code)
+    c.run = sandbox.TestRun([sandbox.TestResult(t, t in passed) for t in names])
+    probes = [(f"test_probe_{k}", v) for k, v in enumerate(returns)]
+    probes += [(f"test_mutant_{k}", v) for k, v in enumerate(changed)]
+    c.probe_run = sandbox.TestRun(
+        [
+            sandbox.TestResult(name, False, f"localcode-probe={'x' if v == 'x' else 'v'}{v * 16}")
+            for name, v in probes
+        ]
+    )
+    return c
+
+
+BOTH = {"test_case_1", "test_case_2"}
+
+
+def test_behaviour_splits_a_consensus_set_and_names_the_rival() -> None:
+    pool = [
+        cand(0, "def f(x): return 1", BOTH, "ab"),
+        cand(1, "def f(x): return 2", BOTH, "ac"),
+        cand(2, "def f(x): return 3", BOTH, "ac"),
+    ]
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[1] and ranking.support == 2
+    assert ranking.agree == 2 and ranking.rival == 1
+    for c in pool:
+        c.probe_run = None  # without probes, passing the same tests is agreeing
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[0] and ranking.agree == 3 and ranking.rival == 0
+
+
+def test_changed_inputs_only_split_programs_that_agree_on_the_tests_own() -> None:
+    pool = [
+        cand(0, "def f(x): return 1", BOTH, "a", "bb"),  # shortest
+        cand(1, "def f(x): return 22", BOTH, "a", "cb"),
+        cand(2, "def f(x): return 333", BOTH, "a", "cb"),
+        cand(3, "def f(x): return 4444", {"test_case_1"}, "d", "cc"),
+    ]
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[1] and (ranking.agree, ranking.split, ranking.rival) == (2, 1, 1)
+    # an input on which one of them raises may be outside the task: it splits nobody
+    pool[0] = cand(0, "def f(x): return 1", BOTH, "a", "xb")
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 1)
+    # agreeing on changed inputs wins nothing across consensus sets: the tests decide there
+    pool.append(cand(4, "def f(x): return 55555", {"test_case_1"}, "d", "cc"))
+    pool.append(cand(5, "def f(x): return 666666", {"test_case_1"}, "d", "cc"))
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 3)
