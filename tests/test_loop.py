@@ -327,3 +327,26 @@ def test_a_dispute_left_open_is_not_claimed_as_a_pass() -> None:
     result = solve(DISPUTE_TASK, cfg(n_candidates=2, max_iters=1, ranking="plain"), backend=plain)
     assert result.passed  # the prototype's scoring trusts a full pass
     assert all(c.probe_run is None for c in result.rounds[0].candidates)
+
+
+def test_without_trusted_tests_a_split_on_changed_inputs_is_put_to_a_vote(demo_task: str) -> None:
+    # both pass the two tests and agree on their inputs; on [10, 10] (a repeat) they differ
+    tests = (
+        "def test_case_1():\n    assert second_largest_unique([1, 2, 3, 4]) == 3\n\n"
+        "def test_case_2():\n    assert second_largest_unique([10, 20]) == 10\n"
+    )
+    replies = [tests, fenced(NO_DEDUPE), fenced(CORRECT), fenced(CORRECT_ALT), fenced(CORRECT)]
+    backend = MockBackend("demo", replies=replies)
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=backend)
+    assert result.examples is None and result.rounds[0].candidates[0].all_passed
+    assert [r.kind for r in result.rounds] == ["initial", "fresh"]
+    assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
+    assert (result.rounds[1].agree, result.rounds[1].rival) == (2, 1)
+    assert result.passed and result.final_code.strip() in (CORRECT.strip(), CORRECT_ALT.strip())
+    probes = result.rounds[0].candidates[0].probe_run
+    assert probes is not None and len(probes.results) > 2  # the tests' two inputs, and changes
+    data = json.loads(json.dumps(result.to_dict()))  # --json: digests, not failure text
+    first = data["rounds"][0]["candidates"][0]
+    assert "probe_run" not in first and "probe_run" not in data["best"]
+    assert set(first["behaviour"]) == {r.name for r in probes.results}
+    assert all(v[0] in "vx" for v in first["behaviour"].values())

@@ -8,6 +8,7 @@ import functools
 import json
 import os
 import signal
+import threading
 import time
 from typing import Any
 
@@ -118,10 +119,22 @@ def needed_names(tests: str) -> list[str]:
     return list(dict.fromkeys(n for n in used if n not in skip and n != "*"))
 
 
-@functools.lru_cache(maxsize=64)
+_PARSING = threading.Lock()
+
+
 def _read_tests(tests: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-    """Test names, the names the solution supplies, and whether the quick runner applies: read
-    once per test text, as a round scores many candidates against the same tests."""
+    """Test names, the names the solution supplies, and whether the quick runner applies.
+
+    One thread at a time: a round scores its candidates in threads, and CPython 3.11's ast.parse
+    is not safe to run in several at once (a spurious "SystemError: AST constructor recursion
+    depth mismatch", python/cpython#106905)."""
+    with _PARSING:
+        return _read_tests_once(tests)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_tests_once(tests: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """Read once per test text, as a round scores many candidates against the same tests."""
     return tuple(test_names(tests)), tuple(needed_names(tests)), is_plain(tests)
 
 
