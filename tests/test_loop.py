@@ -344,9 +344,11 @@ def test_without_trusted_tests_a_split_on_changed_inputs_is_put_to_a_vote(demo_t
     assert (result.rounds[1].agree, result.rounds[1].rival) == (2, 1)
     assert result.passed and result.final_code.strip() in (CORRECT.strip(), CORRECT_ALT.strip())
     probes = result.rounds[0].candidates[0].probe_run
-    assert probes is not None and len(probes.results) > 2  # the tests' two inputs, and changes
+    changed = result.rounds[0].candidates[0].mutant_run
+    assert probes is not None and len(probes.results) == 2  # the tests' two inputs
+    assert changed is not None and len(changed.results) > 2  # and those inputs, changed
     data = json.loads(json.dumps(result.to_dict()))  # --json: digests, not failure text
     first = data["rounds"][0]["candidates"][0]
     assert "probe_run" not in first and "probe_run" not in data["best"]
-    assert set(first["behaviour"]) == {r.name for r in probes.results}
+    assert set(first["behaviour"]) == {r.name for r in probes.results + changed.results}
     assert all(v[0] in "vx" for v in first["behaviour"].values())

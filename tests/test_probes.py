@@ -45,6 +45,23 @@ def test_changed_inputs_keep_types_and_signs_and_take_turns() -> None:
     assert len(mutant_calls(calls, limit=3)) == 3 and mutant_calls([]) == []
 
 
+def test_numbers_keep_their_sign_and_never_become_zero() -> None:
+    assert mutant_calls(["f(1)", "f(-1)", "f(5)", "f(-2.5)", "f(1e999)", "f(2)"]) == [
+        "f(-2)",  # f(1)'s f(2) is a call the tests make already
+        "f(6)",
+        "f(-3.5)",
+        "f(3)",
+        "f(4)",  # 5 one step back; 1, -1 and 2 only go up: the next step down is 0 or taken
+    ]
+
+
+def test_odd_literals_give_no_probes_rather_than_an_error() -> None:
+    huge = "f(0x" + "f" * 4000 + ")"  # parses, but its decimal form has too many digits
+    assert probe_calls([huge, "f([" + "1, " * 600 + "])"], "f") == ["f([" + "1, " * 599 + "1])"]
+    assert mutant_calls(["f([" + "9" * 5000 + "])", "f([0x" + "f" * 4000 + "])"]) == []
+    assert probe_tests(["Stack(1)"], "Stack") is None  # a class runs in the test's process
+
+
 def seen(code: str, tests: str) -> tuple[str, ...] | None:
     found = behaviour(sandbox.run_tests(code, tests, sandbox.Limits(timeout=3)))
     return None if found is None else tuple(found[k] for k in sorted(found))
@@ -69,6 +86,19 @@ def test_programs_that_return_the_same_values_behave_alike() -> None:
     )  # a tuple is not a list: `==` in a test would tell them apart
 
 
+def test_equal_values_are_alike_and_addresses_never_count() -> None:
+    probes = probe_tests(["f(1)", "f(x=2)", "f(_lc_function=3)"], "f")
+    assert probes is not None
+    ints = seen("def f(x=0, **k):\n    return 2\n", probes)
+    assert ints == seen("def f(x=0, **k):\n    return 2.0\n", probes)  # 2 == 2.0
+    assert ints is not None and ints[2].startswith("v")  # a keyword may have any name
+    gen = seen("def f(x=0, **k):\n    yield from [1, 2]\n", probes)
+    assert gen == seen("def f(x=0, **k):\n    return iter((1, 2))\n", probes)
+    obj = seen("class A:\n    pass\n\ndef f(x=0, **k):\n    return A()\n", probes)
+    assert obj == seen("class A:\n    pass\n\ndef f(x=0, **k):\n    return A()\n", probes)
+    assert gen is not None and obj is not None and gen != obj
+
+
 def test_a_candidate_cannot_forge_another_ones_behaviour() -> None:
     probes = probe_tests(["f(1)"], "f")
     assert probes is not None
@@ -82,20 +112,24 @@ def test_a_candidate_cannot_forge_another_ones_behaviour() -> None:
     assert seen("def f(x):\n    while True:\n        pass\n", probes) is None  # timed out
 
 
+def digests(prefix: str, letters: str) -> sandbox.TestRun:
+    """A probe run: one letter per probe (`x`: it raised)."""
+    return sandbox.TestRun(
+        [
+            sandbox.TestResult(f"{prefix}{k}", False, f"localcode-probe={'xv'[v != 'x']}{v * 16}")
+            for k, v in enumerate(letters)
+        ]
+    )
+
+
 def cand(i: int, code: str, passed: set[str], returns: str, changed: str = "") -> Candidate:
-    """A candidate whose run passed `passed`; one letter per probe, on the tests' own inputs
-    (`returns`) and on changed ones (`changed`): `x` means it raised."""
+    """A candidate whose run passed `passed`, returning `returns` on the tests' own inputs and
+    `changed` on the changed ones."""
     names = ["test_case_1", "test_case_2"]
     c = Candidate(0, i, "sample", code=code)
     c.run = sandbox.TestRun([sandbox.TestResult(t, t in passed) for t in names])
-    probes = [(f"test_probe_{k}", v) for k, v in enumerate(returns)]
-    probes += [(f"test_mutant_{k}", v) for k, v in enumerate(changed)]
-    c.probe_run = sandbox.TestRun(
-        [
-            sandbox.TestResult(name, False, f"localcode-probe={'x' if v == 'x' else 'v'}{v * 16}")
-            for name, v in probes
-        ]
-    )
+    c.probe_run = digests("test_probe_", returns)
+    c.mutant_run = digests("test_mutant_", changed)
     return c
 
 
@@ -110,11 +144,13 @@ def test_behaviour_splits_a_consensus_set_and_names_the_rival() -> None:
     ]
     ranking = rank_codet(pool)
     assert ranking.best is pool[1] and ranking.support == 2
-    assert ranking.agree == 2 and ranking.rival == 1
+    assert (ranking.agree, ranking.split, ranking.rival) == (2, 1, 0)  # same tests: a split
+    pool.append(cand(3, "def f(x): return 4", {"test_case_1"}, "ac"))
+    assert rank_codet(pool).rival == 1  # other tests passed: a rival
     for c in pool:
         c.probe_run = None  # without probes, passing the same tests is agreeing
     ranking = rank_codet(pool)
-    assert ranking.best is pool[0] and ranking.agree == 3 and ranking.rival == 0
+    assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 1)
 
 
 def test_changed_inputs_only_split_programs_that_agree_on_the_tests_own() -> None:
@@ -128,6 +164,12 @@ def test_changed_inputs_only_split_programs_that_agree_on_the_tests_own() -> Non
     assert ranking.best is pool[1] and (ranking.agree, ranking.split, ranking.rival) == (2, 1, 1)
     # an input on which one of them raises may be outside the task: it splits nobody
     pool[0] = cand(0, "def f(x): return 1", BOTH, "a", "xb")
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 1)
+    # a candidate that hung on a changed input (its run of them failed) splits nobody either,
+    # and stays with those that return what it returns on the tests' own inputs
+    pool[0] = cand(0, "def f(x): return 1", BOTH, "a", "bb")
+    pool[2].mutant_run = sandbox.TestRun(error="timed out after 5s")
     ranking = rank_codet(pool)
     assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 1)
     # agreeing on changed inputs wins nothing across consensus sets: the tests decide there

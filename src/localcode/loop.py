@@ -19,7 +19,7 @@ from .errors import (
 )
 from .examples import example_tests
 from .extract import extract_code, extract_tests
-from .probes import mutant_calls, probe_calls, probe_tests
+from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
@@ -97,6 +97,7 @@ class _Run:
         self.user_tests, self.examples = user_tests, examples
         self.tests = ""
         self.probes: str | None = None  # behaviour probes on the tests' inputs (codet ranking)
+        self.mutants: str | None = None  # ... and on those inputs changed a little
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
         self.notes: list[str] = []
@@ -109,9 +110,10 @@ class _Run:
             self.emit(Event("examples", detail=self.examples))
         self.tests = self._generate_tests()
         if self.cfg.ranking == "codet":
-            sources = [self.tests, self.examples, self.user_tests]
-            calls = probe_calls(sources, self.task.entry_point)
-            self.probes = probe_tests(calls, self.task.entry_point, mutant_calls(calls))
+            entry = self.task.entry_point
+            calls = probe_calls([self.user_tests, self.examples, self.tests], entry)
+            self.probes = probe_tests(calls, entry)
+            self.mutants = probe_tests(mutant_calls(calls), entry, MUTANT_PREFIX)
         ranking = Ranking(None, 0)
         if start_code is not None:
             ranking = self._given(start_code)
@@ -164,12 +166,12 @@ class _Run:
         return self._passes(ranking) and not self._disputed(ranking)
 
     def _disputed(self, ranking: Ranking) -> bool:
-        """Other programs pass the same trusted tests (user tests, the task's examples) but return
-        different values on the tests' inputs, or pass the same tests with the same values but
-        differ on changed inputs: one side is wrong, and tests the model wrote cannot settle
-        which. Fresh samples vote until the winner has at least twice as many distinct programs
-        as the largest rival group. Without trusted tests, other consensus sets are the generated
-        tests' business; only a split of the winner's own set is a dispute."""
+        """Other programs pass the same trusted tests (user tests, the task's examples) but not the
+        same generated ones, or pass the same tests but return other values (on the tests' inputs
+        or on changed ones): one side is wrong, and tests the model wrote cannot settle which.
+        Fresh samples vote until the winner has at least twice as many distinct programs as the
+        largest rival group. Without trusted tests, programs that pass other generated tests are
+        the generated tests' business; only a split of the winner's own set is a dispute."""
         if ranking.best is None:
             return False
         rival = ranking.rival if ranking.best.trusted_runs else 0
@@ -323,6 +325,8 @@ class _Run:
                         )
                     if self.probes is not None:
                         c.probe_run = run_tests(c.code, self.probes, self.limits)
+                    if self.probes is not None and self.mutants is not None:
+                        c.mutant_run = run_tests(c.code, self.mutants, self.limits)
             except SandboxError as exc:
                 return exc
             return c

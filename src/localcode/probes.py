@@ -6,19 +6,24 @@ behave alike, whatever the tests expect. Grouping programs by their outputs is A
 clustering (arXiv 2203.07814) and MBR-exec (arXiv 2204.11454); `ranking.rank_codet` uses it to
 split consensus sets and to see when candidates that pass the same tests still disagree.
 
-Small changes of those inputs (`mutant_calls`: a number one up or down; a string or list
-reversed, one shorter, or with its last item made a repeat of its first) go further: tests a small model writes often leave the cases that tell
-two readings of a task apart untried. A changed input may fall outside what the task allows, so it
+Small changes of those inputs (`mutant_calls`: a number one step further from zero, or one step
+back without reaching it; a string or list reversed, one shorter, or with its last item made a
+repeat of its first) go further: tests a small model writes often leave the cases that tell two
+readings of a task apart untried. A changed input may fall outside what the task allows, so it
 only ever splits programs that already pass the same tests and return the same on the tests' own
-inputs (see ranking.py), and only where every one of them returns a value.
+inputs (see ranking.py), and only where every one of them returns a value. The changed inputs run
+separately from the tests' own, so a candidate that hangs on one loses only those.
 
 A probe is a test that always fails with a digest of the value: it runs in the sandbox like any
-other test, with the trusted side computing the digest from the value that came back.
+other test. The test and a function under test run in separate processes, so the digest is
+computed from the value that came back, out of the candidate's reach; a class under test runs in
+the test's process, so a task whose entry point is a class gets no probes.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Iterable
 
@@ -35,8 +40,16 @@ _HELPER = """import hashlib as _lc_hashlib
 
 
 def _lc_canon(value):
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        value = int(value)  # 2.0 == 2 in any test: alike
+    if isinstance(value, int):
+        return "int:" + str(value)
     if isinstance(value, float):
-        return format(value, ".9g")
+        return "float:" + format(value, ".9g")
+    if isinstance(value, (str, bytes, complex)):
+        return type(value).__name__ + ":" + repr(value)
     if isinstance(value, (list, tuple)):
         return type(value).__name__ + "[" + ",".join(_lc_canon(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -44,12 +57,14 @@ def _lc_canon(value):
         return "dict{" + ",".join(k + ":" + v for k, v in items) + "}"
     if isinstance(value, (set, frozenset)):
         return type(value).__name__ + "{" + ",".join(sorted(_lc_canon(v) for v in value)) + "}"
-    return type(value).__name__ + ":" + repr(value)
+    if hasattr(value, "__next__"):  # an iterator: what it yields (the wire sent it as a list)
+        return "iter[" + ",".join(_lc_canon(v) for v in value) + "]"
+    return "object:" + type(value).__name__  # its repr may hold an address: never alike
 
 
-def _lc_probe(function, *args, **kwargs):
+def _lc_probe(_lc_function, /, *args, **kwargs):
     try:
-        kind, text = "v", _lc_canon(function(*args, **kwargs))
+        kind, text = "v", _lc_canon(_lc_function(*args, **kwargs))
     except Exception as exc:
         kind, text = "x", type(exc).__name__
     digest = _lc_hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
@@ -68,10 +83,17 @@ def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[
             if len(calls) >= MAX_PROBES:
                 return list(calls)
             if _literal_call(node, entry_point):
-                text = ast.unparse(node)
-                if len(text) <= MAX_CALL_CHARS:
+                text = _unparse(node)
+                if text is not None and len(text) <= MAX_CALL_CHARS:
                     calls.setdefault(text, None)
     return list(calls)
+
+
+def _unparse(node: ast.AST) -> str | None:
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):  # an int of more than 4,300 digits, absurd nesting
+        return None
 
 
 def _literal_call(node: ast.AST, name: str) -> bool:
@@ -106,6 +128,13 @@ def mutant_calls(calls: list[str], limit: int = MAX_MUTANTS) -> list[str]:
 
 
 def _mutants(call: str) -> list[str]:
+    try:
+        return _changed_calls(call)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # a huge int, deep nesting
+        return []
+
+
+def _changed_calls(call: str) -> list[str]:
     node = ast.parse(call, mode="eval").body
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     args = [ast.literal_eval(a) for a in node.args]
@@ -126,13 +155,19 @@ def _render(name: str, args: list[object], kwargs: dict[str, object]) -> str:
 
 
 def _changes(value: object) -> list[object]:
-    """The value changed a little, keeping its type (and its sign, for a number that has one)."""
+    """The value changed a little, keeping its type; a number keeps its sign and never becomes 0
+    (a loop that counts down to 0 may never end from elsewhere)."""
     if isinstance(value, bool):
         return []
     if isinstance(value, int):
-        return [] if abs(value) > 10**6 else [value + 1, *([value - 1] if value else [])]
+        if abs(value) > 10**6:
+            return []
+        step = -1 if value < 0 else 1
+        return [value + step, *([value - step] if abs(value) > 1 else [])]
     if isinstance(value, float):
-        return [value + 1.0]
+        if not math.isfinite(value):
+            return []
+        return [value - 1.0 if value < 0 else value + 1.0]
     if isinstance(value, (str, list, tuple)) and value:
         if len(value) == 1:
             return [value * 2]
@@ -143,16 +178,14 @@ def _changes(value: object) -> list[object]:
 
 
 def probe_tests(
-    calls: list[str], entry_point: str | None, mutants: list[str] | None = None
+    calls: list[str], entry_point: str | None, prefix: str = "test_probe_"
 ) -> str | None:
-    """A test file with one probe per call (`test_probe_1..n`) and per changed call
-    (`test_mutant_1..m`), or None when there are no calls."""
-    if not calls or not entry_point:
+    """A test file with one probe per call (`test_probe_1..n`, or `test_mutant_1..n` for changed
+    calls); None when there are no calls, or when the entry point is a class."""
+    if not calls or not entry_point or entry_point[:1].isupper():
         return None
-    named = [(f"test_probe_{i}", c) for i, c in enumerate(calls, start=1)]
-    named += [(f"{MUTANT_PREFIX}{i}", c) for i, c in enumerate(mutants or [], start=1)]
     tests = []
-    for name, call in named:
+    for name, call in ((f"{prefix}{i}", c) for i, c in enumerate(calls, start=1)):
         node = ast.parse(call, mode="eval").body
         assert isinstance(node, ast.Call)
         node.args.insert(0, ast.Name(entry_point, ast.Load()))

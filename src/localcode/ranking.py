@@ -13,9 +13,9 @@ generated test.
 Where behaviour probes ran (probes.py), a consensus set is split further by what its members
 return on the tests' inputs; the winning set is then split by what they return on slightly changed
 inputs (only those on which every member returns a value), and its largest part wins. The largest
-other group is reported, as `rival` (another consensus set, among programs that pass as many
-trusted tests) or `split` (the rest of the winner's set): programs that behave differently, so the
-winner is in doubt.
+other group is reported, as `rival` (programs that pass as many trusted tests but other generated
+tests) or as `split` (programs that pass the same tests as the winner but return other values, on
+the tests' inputs or on the changed ones): either way the winner is in doubt.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .extract import parse
-from .probes import MUTANT_PREFIX, behaviour
+from .probes import behaviour
 from .records import Candidate
 
 
@@ -92,13 +92,18 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
     subgroups = _split(members, lambda c: _on(c, changed))
     winners = max(subgroups, key=_count)
     best = min(winners, key=_order)
+    passed = _passed_set(best)
+    others = [m for m in groups if m is not members]
+    # the same tests passed but other values returned on their inputs: the winner's set, split
+    parts = [m for m in others if _passed_set(m[0]) == passed]
+    parts += [m for m in subgroups if m is not winners]
     return Ranking(
         best,
         len(winners),
-        _suspects(pool, best, _passed_set(best)),
+        _suspects(pool, best, passed),
         agree=_distinct(winners),
-        rival=max((_distinct(m) for m in groups if m is not members), default=0),
-        split=max((_distinct(m) for m in subgroups if m is not winners), default=0),
+        rival=max((_distinct(m) for m in others if _passed_set(m[0]) != passed), default=0),
+        split=max((_distinct(m) for m in parts), default=0),
     )
 
 
@@ -128,27 +133,22 @@ def _count(members: Sequence[Candidate]) -> tuple[int, int, int]:
 def _group(c: Candidate) -> tuple[frozenset[str], tuple[tuple[str, str], ...] | None]:
     """Generated tests passed, then what it returned on the tests' own inputs: equal means alike."""
     seen = behaviour(c.probe_run)
-    if seen is None:
-        return _passed_set(c), None
-    return _passed_set(c), tuple(sorted((k, v) for k, v in seen.items() if _is_own(k)))
+    return _passed_set(c), None if seen is None else tuple(sorted(seen.items()))
 
 
 def _valued_mutants(members: Sequence[Candidate]) -> list[str]:
-    """Changed inputs on which every member returned a value: inside what the task allows."""
-    seen = [behaviour(c.probe_run) for c in members]
-    if any(s is None for s in seen) or not seen:
+    """Changed inputs on which every member returned a value: inside what the task allows. A
+    member whose run of them failed (it hung on one) counts as raising on all."""
+    seen = [behaviour(c.mutant_run) for c in members]
+    if not seen or any(s is None for s in seen):
         return []
-    names = [k for k in seen[0] or {} if not _is_own(k)]
+    names = list(seen[0] or {})
     return [k for k in names if all(s is not None and s.get(k, "x")[0] == "v" for s in seen)]
 
 
 def _on(c: Candidate, names: list[str]) -> tuple[str, ...]:
-    seen = behaviour(c.probe_run) or {}
+    seen = behaviour(c.mutant_run) or {}
     return tuple(seen.get(k, "?") for k in names)
-
-
-def _is_own(name: str) -> bool:
-    return not name.startswith(MUTANT_PREFIX)
 
 
 def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]) -> list[str]:

@@ -22,6 +22,7 @@ class Candidate:
     user_run: TestRun | None = None  # against the user's own tests (--tests), if any
     example_run: TestRun | None = None  # against the task's own examples, if it shows any
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
+    mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
     error: str | None = None  # why no code came (backend error, no code in the reply)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -112,9 +113,9 @@ class SolveResult:
                 shown = cand["example_run"]
                 cand["example_passed"] = shown and sum(r["passed"] for r in shown["results"])
                 cand["example_total"] = shown and len(shown["results"])
-                del cand["probe_run"]  # its digests, not the harness's failure text
-                seen = behaviour(c.probe_run)
-                cand["behaviour"] = seen  # probe name -> digest (v: a value, x: raised)
+                del cand["probe_run"], cand["mutant_run"]  # digests, not the harness's text
+                seen = {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
+                cand["behaviour"] = seen or None  # probe name -> digest (v: a value, x: raised)
         if data["best"] is not None:
-            del data["best"]["probe_run"]
+            del data["best"]["probe_run"], data["best"]["mutant_run"]
         return data
