@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .extract import parse
+from .extract import literal_arguments, parse
 from .task import Task
 
 MAX_EXAMPLES = 10
@@ -171,18 +171,10 @@ def _call(source: str, name: str) -> str | None:
     if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
         return None
     node = tree.body[0].value
-    if not (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
-    ):
-        return None
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(
-        k.arg is None for k in node.keywords
-    ):
+    found = literal_arguments(node, name)
+    if found is None or not all(_usable(v) for v in [*found[0], *found[1].values()]):
         return None
     try:
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            if not _usable(ast.literal_eval(arg)):
-                return None
         return ast.unparse(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None

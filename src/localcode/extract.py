@@ -34,6 +34,25 @@ def parse(source: str) -> ast.Module | None:
         return None
 
 
+def literal_arguments(node: ast.AST, name: str) -> tuple[list[object], dict[str, object]] | None:
+    """The arguments of `node` if it is a call of `name` whose arguments are all literals (no
+    `*args` or `**kwargs`); else None. Nothing is executed to read them."""
+    if not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+    ):
+        return None
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return None
+    try:
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return args, kwargs
+
+
 def _compiles(source: str) -> bool:
     return parse(source) is not None
 

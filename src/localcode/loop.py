@@ -325,7 +325,9 @@ class _Run:
                         )
                     if self.probes is not None:
                         c.probe_run = run_tests(c.code, self.probes, self.limits)
-                    if self.probes is not None and self.mutants is not None:
+                    if (
+                        self.mutants is not None
+                    ):  # there are changed calls only where there are calls
                         c.mutant_run = run_tests(c.code, self.mutants, self.limits)
             except SandboxError as exc:
                 return exc

@@ -27,7 +27,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from .extract import parse
+from .extract import literal_arguments, parse
 from .sandbox.records import TestRun
 
 MAX_PROBES = 24
@@ -82,7 +82,7 @@ def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[
         for node in ast.walk(tree) if tree else ():
             if len(calls) >= MAX_PROBES:
                 return list(calls)
-            if _literal_call(node, entry_point):
+            if literal_arguments(node, entry_point) is not None:
                 text = _unparse(node)
                 if text is not None and len(text) <= MAX_CALL_CHARS:
                     calls.setdefault(text, None)
@@ -94,24 +94,6 @@ def _unparse(node: ast.AST) -> str | None:
         return ast.unparse(node)
     except (ValueError, RecursionError):  # an int of more than 4,300 digits, absurd nesting
         return None
-
-
-def _literal_call(node: ast.AST, name: str) -> bool:
-    if not (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
-    ):
-        return False
-    values = [*node.args, *(k.value for k in node.keywords)]
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(
-        k.arg is None for k in node.keywords
-    ):
-        return False
-    try:
-        for value in values:
-            ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 def mutant_calls(calls: list[str], limit: int = MAX_MUTANTS) -> list[str]:
@@ -137,8 +119,10 @@ def _mutants(call: str) -> list[str]:
 def _changed_calls(call: str) -> list[str]:
     node = ast.parse(call, mode="eval").body
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    args = [ast.literal_eval(a) for a in node.args]
-    kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    found = literal_arguments(node, node.func.id)
+    if found is None:
+        return []
+    args, kwargs = found
     out = []
     for i, value in enumerate(args):
         for changed in _changes(value):
