@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 from localcode import AgentConfig, SolveResult, prompts, solve
 from localcode.backends.mock import CORRECT, CORRECT_ALT, DEMO_TESTS, NO_DEDUPE, MockBackend
+from localcode.cli import Progress
 from localcode.errors import BackendError, BackendUnavailable, GenerationError, TaskError
 
 WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
@@ -305,7 +307,12 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> 
         fenced(CORRECT),
     ]
     backend = MockBackend("demo", replies=replies)
-    result = solve(DISPUTE_TASK, cfg(n_candidates=2, max_iters=3), backend=backend)
+    shown = io.StringIO()
+    progress = Progress(shown, 2)  # the command's progress lines name the new kind of round
+    result = solve(
+        DISPUTE_TASK, cfg(n_candidates=2, max_iters=3), backend=backend, on_event=progress
+    )
+    assert "=== Round 1: generating 2 fresh candidates in parallel: others" in shown.getvalue()
     no_dedupe, correct = result.rounds[0].candidates
     assert no_dedupe.all_passed and not correct.all_passed  # both pass the task's example
     assert [r.kind for r in result.rounds] == ["initial", "fresh"]
