@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--report",
         action="store_true",
-        help="run nothing: tabulate the results already in --out (same flags as the run)",
+        help="run nothing: tabulate the results already in --out (same flags as the run) "
+        "and redraw its chart",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     loop = p.add_argument_group("loop")
@@ -93,7 +94,8 @@ def bench_main(argv: Sequence[str]) -> int:
     label = model_label(cfg)
     out_dir = Path(args.out or f"runs/bench-{label}")
     if args.report:
-        return _report(problems, strategies, cfg, out_dir, label)
+        chart = None if args.no_chart else out_dir / CHART_FILE
+        return _report(problems, strategies, cfg, out_dir, label, chart)
     progress = None if args.quiet else _print_progress
     backend = create_backend(cfg)
     try:
@@ -132,8 +134,10 @@ def _report(
     cfg: AgentConfig,
     out_dir: Path,
     label: str,
+    chart: Path | None,
 ) -> int:
-    """Tabulate what a (perhaps unfinished) run left in out_dir; run and write nothing."""
+    """Tabulate what a (perhaps unfinished) run left in out_dir and redraw its chart, on the
+    problems every strategy has finished (like with like); run nothing, append nothing."""
     path = out_dir / RESULTS_FILE
     done = load_results(path, bench_settings(cfg, label), strategies)
     outcomes = [
@@ -151,6 +155,10 @@ def _report(
         print(f"\non the {len(common)} problems every strategy has finished:")
         shared = [o for o in outcomes if o.task_id in common]
         print(format_table(summarize(shared, strategies)), end="")
+    if chart is not None:
+        rows = summarize([o for o in outcomes if o.task_id in common], strategies)
+        write_chart(chart, rows, f"{label}: the {len(common)} problems every strategy finished")
+        print(f"chart: {chart}")
     return 0
 
 
