@@ -155,10 +155,12 @@ def _report(
         print(f"\non the {len(common)} problems every strategy has finished:")
         shared = [o for o in outcomes if o.task_id in common]
         print(format_table(summarize(shared, strategies)), end="")
-    if chart is not None:
+    if chart is not None and common:
         rows = summarize([o for o in outcomes if o.task_id in common], strategies)
         write_chart(chart, rows, f"{label}: the {len(common)} problems every strategy finished")
         print(f"chart: {chart}")
+    elif chart is not None:
+        print("no chart: no problem has results from every strategy yet")
     return 0
 
 
