@@ -325,9 +325,8 @@ class _Run:
                         )
                     if self.probes is not None:
                         c.probe_run = run_tests(c.code, self.probes, self.limits)
-                    if (
-                        self.mutants is not None
-                    ):  # there are changed calls only where there are calls
+                    # there are changed calls only where there are calls
+                    if self.mutants is not None:
                         c.mutant_run = run_tests(c.code, self.mutants, self.limits)
             except SandboxError as exc:
                 return exc

@@ -150,14 +150,13 @@ def _report(
     print(f"{label}: results in {path} for {len(problems)} selected problems")
     print(format_table(summarize(outcomes, strategies)), end="")
     common = {p.task_id for p in problems if all((s, p.task_id) in done for s in strategies)}
+    shared = summarize([o for o in outcomes if o.task_id in common], strategies)
     counts = {sum(o.strategy == s for o in outcomes) for s in strategies}
     if len(counts) > 1:  # the strategies got through different problems: compare like with like
         print(f"\non the {len(common)} problems every strategy has finished:")
-        shared = [o for o in outcomes if o.task_id in common]
-        print(format_table(summarize(shared, strategies)), end="")
+        print(format_table(shared), end="")
     if chart is not None and common:
-        rows = summarize([o for o in outcomes if o.task_id in common], strategies)
-        write_chart(chart, rows, f"{label}: the {len(common)} problems every strategy finished")
+        write_chart(chart, shared, f"{label}: the {len(common)} problems every strategy finished")
         print(f"chart: {chart}")
     elif chart is not None:
         print("no chart: no problem has results from every strategy yet")
