@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from localcode import extract
 from localcode.extract import bound_names, extract_code, extract_tests, parse
+from localcode.sandbox import Limits, run_tests
 
 
 def test_code_from_a_fence_with_prose_around_it() -> None:
@@ -47,6 +48,23 @@ def test_tests_keep_imports_helpers_and_tests_only() -> None:
     assert "import math" in tests and "def approx" in tests and "EPS = 1e-09" in tests
     assert "def f(" not in tests and "from solution" not in tests
     assert "print(" not in tests and "__main__" not in tests
+
+
+def test_tests_that_import_the_function_from_a_placeholder_module_test_the_candidate() -> None:
+    # HumanEval/102 with the 1.5B model: every test failed at import, so no candidate could win
+    reply = (
+        "```python\nfrom your_module import choose_num\nfrom math import floor\n\n"
+        "def test_case_1():\n    assert choose_num(12, 15) == 14\n\n"
+        "def test_case_2():\n    assert choose_num(floor(13.5), 12) == -1\n```"
+    )
+    tests = extract_tests(reply, "choose_num")
+    assert "your_module" not in tests and "from math import floor" in tests
+    code = (
+        "def choose_num(x, y):\n    for n in range(y, x - 1, -1):\n"
+        "        if n % 2 == 0:\n            return n\n    return -1\n"
+    )
+    run = run_tests(code, tests, Limits(timeout=10))
+    assert run.error is None and (run.passed, run.total) == (2, 2)
 
 
 def test_tests_found_by_parsing_not_by_regex() -> None:

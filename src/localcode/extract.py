@@ -118,7 +118,8 @@ def extract_tests(
 
     Keeps imports, constants, helper functions and classes, and at most MAX_TESTS test functions;
     drops any definition of `entry_point` (or of a name in `exclude`) so the tests exercise the
-    candidate rather than their own copy, and drops top-level statements that would run at import.
+    candidate rather than their own copy, any import of it (`from your_module import f`: the
+    module is the model's placeholder), and top-level statements that would run at import.
     Returns "" when the reply holds no parsable test function.
     """
     drop = set(exclude or ())
@@ -140,8 +141,10 @@ def extract_tests(
                     n_tests += 1
                 kept.append(node)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                if isinstance(node, ast.ImportFrom) and node.module == "solution":
-                    continue  # the runner provides the candidate's names
+                if isinstance(node, ast.ImportFrom) and (
+                    node.module == "solution" or drop & {a.name for a in node.names}
+                ):
+                    continue  # the runner provides the candidate's names (`from your_module ...`)
                 kept.append(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node):
                 kept.append(node)
