@@ -30,6 +30,38 @@ def test_only_literal_calls_of_the_entry_point_are_probes_once_each() -> None:
     assert len(probe_calls([many], "f")) == MAX_PROBES
 
 
+PARAMETRIZED = """import pytest
+
+@pytest.mark.parametrize("xs, expected", [([4.0, 3.5], ["A+", "A-"]), ([0.0], ["E"])])
+def test_case_1(xs, expected):
+    assert f(xs) == expected
+
+@pytest.mark.parametrize(("n", "k"), [(1, 2), pytest.param(3, 4, marks=pytest.mark.slow), (n, 5)])
+@pytest.mark.parametrize("flag", [True])
+def test_case_2(n, k, flag):
+    assert f(n, k=k, strict=flag) is not None
+    assert g(n) == k
+
+@pytest.mark.parametrize("xs", [[9], [8]])
+def test_case_3(xs):
+    assert f(xs) == xs
+"""
+
+
+def test_parametrized_tests_lend_their_rows_as_probes() -> None:
+    # HumanEval/81 with the 1.5B model: every test was parametrized, so no probe told programs apart
+    calls = probe_calls([PARAMETRIZED], "f")
+    assert calls == [
+        "f([4.0, 3.5])",
+        "f([0.0])",
+        "f(1, k=2, strict=True)",
+        "f(3, k=4, strict=True)",  # pytest.param's values; the row naming `n` has none
+        "f([9])",
+        "f([8])",
+    ]
+    assert probe_calls(['@pytest.mark.parametrize("x", xs)\ndef test_a(x):\n    f(x)'], "f") == []
+
+
 def test_changed_inputs_keep_types_and_signs_and_take_turns() -> None:
     calls = ["f(0, 'adb')", "f(x=[1, 2])", "f(True, 2.5)"]
     assert mutant_calls(calls) == [
@@ -116,8 +148,9 @@ def digests(prefix: str, letters: str) -> sandbox.TestRun:
     """A probe run: one letter per probe (`x`: it raised)."""
     return sandbox.TestRun(
         [
-            sandbox.TestResult(f"{prefix}{k}", False, f"localcode-probe={'xv'[v != 'x']}{v * 16}")
+            sandbox.TestResult(f"{prefix}{k}", False, f"localcode-probe={kind}{digest * 16}")
             for k, v in enumerate(letters)
+            for kind, digest in [("x", "e") if v == "x" else ("v", v)]
         ]
     )
 
@@ -177,3 +210,15 @@ def test_changed_inputs_only_split_programs_that_agree_on_the_tests_own() -> Non
     pool.append(cand(5, "def f(x): return 666666", {"test_case_1"}, "d", "cc"))
     ranking = rank_codet(pool)
     assert ranking.best is pool[0] and (ranking.agree, ranking.split, ranking.rival) == (3, 0, 3)
+
+
+def test_where_every_test_fails_programs_that_crash_on_the_tests_inputs_lose() -> None:
+    # HumanEval/81 with the 1.5B model: the tests expected wrong grades, so every program failed
+    # them all, and the most-sampled program was a dict lookup that raised KeyError on 3.5
+    crash = [cand(i, f"def f(x): return {{}}[x] + {i}", set(), "xx") for i in range(3)]
+    pool = [*crash, cand(3, "def f(x): return 'A-'", set(), "ab")]
+    assert rank_codet(pool).best is pool[3]
+    # where tests pass, agreement still outweighs a crash elsewhere
+    pool = [cand(i, f"def f(x): return {i}", {"test_case_1"}, "ax") for i in range(2)]
+    pool.append(cand(2, "def f(x): return 'A-'", {"test_case_2"}, "ab"))
+    assert rank_codet(pool).best is pool[0]

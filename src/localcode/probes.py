@@ -1,6 +1,7 @@
 """Behaviour probes: every candidate is called on the same inputs and what it returns is compared.
 
-The inputs are the calls the tests already make (`f(2, [1, 3])`, literal arguments only), so no
+The inputs are the calls the tests already make (`f(2, [1, 3])`, literal arguments only, or
+literal rows of `pytest.mark.parametrize` put in place of the parameters), so no
 model-written expected value is trusted: candidates that return the same values on every input
 behave alike, whatever the tests expect. Grouping programs by their outputs is AlphaCode's
 clustering (arXiv 2203.07814) and MBR-exec (arXiv 2204.11454); `ranking.rank_codet` uses it to
@@ -23,9 +24,11 @@ the test's process, so a task whose entry point is a class gets no probes.
 from __future__ import annotations
 
 import ast
+import copy
+import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .extract import literal_arguments, parse
 from .sandbox.records import TestRun
@@ -79,7 +82,7 @@ def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[
     calls: dict[str, None] = {}
     for source in sources:
         tree = parse(source) if source else None
-        for node in ast.walk(tree) if tree else ():
+        for node in _with_parameters(ast.walk(tree) if tree else (), entry_point):
             if len(calls) >= MAX_PROBES:
                 return list(calls)
             if literal_arguments(node, entry_point) is not None:
@@ -87,6 +90,63 @@ def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[
                 if text is not None and len(text) <= MAX_CALL_CHARS:
                     calls.setdefault(text, None)
     return list(calls)
+
+
+def _with_parameters(nodes: Iterable[ast.AST], entry_point: str) -> Iterator[ast.AST]:
+    """The nodes, and for a test under `@pytest.mark.parametrize("a, b", [(1, 2), ...])` its
+    calls of `entry_point` once per row, with the row's values in place of the parameters."""
+    for node in nodes:
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        calls = [
+            c
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == entry_point
+        ]
+        tables = [t for t in map(_parameter_rows, node.decorator_list if calls else ()) if t]
+        for rows in itertools.product(*tables) if tables else ():  # stacked: every combination
+            row = {k: v for part in rows for k, v in part.items()}
+            for call in calls:
+                yield _Substitute(row).visit(copy.deepcopy(call))
+
+
+def _parameter_rows(decorator: ast.expr) -> list[dict[str, ast.expr]] | None:
+    """The rows of a `parametrize(names, values)` decorator, each as {name: value}; else None."""
+    if not (
+        isinstance(decorator, ast.Call)
+        and isinstance(decorator.func, ast.Attribute)
+        and decorator.func.attr == "parametrize"
+        and len(decorator.args) >= 2
+        and isinstance(decorator.args[1], (ast.List, ast.Tuple))
+    ):
+        return None
+    spec = decorator.args[0]
+    if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+        names = [n.strip() for n in spec.value.split(",") if n.strip()]
+    elif isinstance(spec, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in spec.elts
+    ):
+        names = [str(e.value) for e in spec.elts]  # type: ignore[attr-defined]
+    else:
+        return None
+    rows = []
+    for value in decorator.args[1].elts:
+        if isinstance(value, ast.Call) and getattr(value.func, "attr", "") == "param":
+            value = ast.Tuple(value.args, ast.Load())  # pytest.param(1, 2, marks=...)
+        if len(names) == 1:
+            rows.append({names[0]: value})
+        elif isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == len(names):
+            rows.append(dict(zip(names, value.elts, strict=True)))
+    return rows
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, row: dict[str, ast.expr]) -> None:
+        self.row = row
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return copy.deepcopy(self.row[node.id]) if node.id in self.row else node
 
 
 def _unparse(node: ast.AST) -> str | None:
