@@ -15,7 +15,9 @@ return on the tests' inputs; the winning set is then split by what they return o
 inputs (only those on which every member returns a value), and its largest part wins. The largest
 other group is reported, as `rival` (programs that pass as many trusted tests but other generated
 tests) or as `split` (programs that pass the same tests as the winner but return other values, on
-the tests' inputs or on the changed ones): either way the winner is in doubt.
+the tests' inputs or on the changed ones): either way the winner is in doubt. Where consensus
+sets tie, the one that raises on fewer of the tests' own inputs wins: when every generated test
+is wrong and every program fails them all, a crash is the only evidence left.
 """
 
 from __future__ import annotations
@@ -119,10 +121,28 @@ def _distinct(members: Sequence[Candidate]) -> int:
     return len({_program(c) for c in members})
 
 
-def _codet_score(members: Sequence[Candidate]) -> tuple[int, int, int, int]:
-    """Distinct programs times generated tests passed; ties: more tests, programs, samples."""
+def _codet_score(members: Sequence[Candidate]) -> tuple[int, int, int, int, int]:
+    """Distinct programs times generated tests passed; ties: more tests, fewer of the tests' own
+    inputs it raises on (where every test fails, agreement says nothing but a crash does), more
+    programs, more samples."""
     tests = len(_passed_set(members[0]))
-    return (_distinct(members) * tests, tests, _distinct(members), len(members))
+    return (
+        _distinct(members) * tests,
+        tests,
+        -_raises(members[0]),
+        _distinct(members),
+        len(members),
+    )
+
+
+def _raises(c: Candidate) -> int:
+    """Probes (the tests' own inputs) on which it raised; all of them if their run failed."""
+    if c.probe_run is None:
+        return 0
+    seen = behaviour(c.probe_run)
+    if seen is None:
+        return len(c.probe_run.results) or 1_000_000
+    return sum(v.startswith("x") for v in seen.values())
 
 
 def _count(members: Sequence[Candidate]) -> tuple[int, int, int]:
