@@ -12,6 +12,7 @@ from localcode import AgentConfig, SolveResult, prompts, solve
 from localcode.backends.mock import CORRECT, CORRECT_ALT, DEMO_TESTS, NO_DEDUPE, MockBackend
 from localcode.cli import Progress
 from localcode.errors import BackendError, BackendUnavailable, GenerationError, TaskError
+from localcode.task import import_solution
 
 WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
 
@@ -202,6 +203,40 @@ def test_user_tests_are_run_and_outweigh_generated_ones(demo_task: str) -> None:
     assert correct_c.user_run is not None and correct_c.user_run.all_passed
     assert result.final_code.strip() == CORRECT.strip()  # the user's tests decide
     assert not result.passed  # the wrong generated test still fails: no false claim
+
+
+def test_user_tests_that_import_the_users_own_module_test_the_candidates(
+    demo_task: str, mock: MockBackend
+) -> None:
+    # a real test file imports the code under test from the user's module, not from `solution`
+    user = "from stats import second_largest_unique\nimport stats as s\n\n" + USER_TESTS.replace(
+        "assert second_largest_unique([-1", "assert s.second_largest_unique([-1"
+    )
+    result = solve(demo_task, cfg(), backend=mock, tests=user)
+    best = result.best
+    assert best is not None and best.user_run is not None
+    assert best.user_run.error is None and best.user_run.all_passed
+    assert "import solution as s" in (result.user_tests or "")
+
+
+def test_only_imports_of_the_code_under_test_are_pointed_at_solution() -> None:
+    tests = (
+        "from math import sqrt, floor\nfrom .local import f\nimport os, mycode\n"
+        "from mycode import (\n    f,\n)\nfrom helpers import g\n\ndef test_a():\n    import mycode\n"
+    )
+    out = import_solution(tests, {"f", "sqrt"})
+    assert out.splitlines() == [
+        "from math import sqrt, floor",  # the standard library's
+        "from .local import f",  # relative: the user's package, left alone
+        "import os, mycode",  # two modules in one statement: left alone
+        "from solution import (",
+        "    f,",
+        ")",
+        "from helpers import g",  # g is not the code under test
+        "",
+        "def test_a():",
+        "    import solution as mycode",
+    ]
 
 
 def test_user_tests_failures_lead_the_fix_prompt(demo_task: str) -> None:

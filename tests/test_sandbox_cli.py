@@ -42,6 +42,21 @@ def test_check_exit_codes(tmp_path):
     assert folder.returncode == 2 and "is a directory" in folder.stderr
 
 
+def test_check_runs_tests_that_import_the_code_by_its_file_name(tmp_path):
+    code, tests = tmp_path / "mycode.py", tmp_path / "test_mycode.py"
+    code.write_text("def double(x):\n    return 2 * x\n")
+    tests.write_text(
+        "import mycode\nfrom mycode import double as twice\n\n"
+        "def test_a():\n    assert mycode.double(2) == 4\n\n"
+        "def test_b():\n    assert twice(1) == 3\n"
+    )
+    done = localcode("check", "--code", str(code), "--tests", str(tests), "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and report["error"] is None
+    assert [t["passed"] for t in report["tests"]] == [True, False]
+    assert tests.read_text().startswith("import mycode\n")  # the user's file is left as it was
+
+
 def test_doctor_lists_layers_and_backends():
     done = localcode("doctor", "--ollama-url", "http://127.0.0.1:9")
     assert done.returncode == 0

@@ -18,12 +18,19 @@ from .errors import (
     SandboxError,
 )
 from .examples import example_tests
-from .extract import extract_code, extract_tests
+from .extract import bound_names, extract_code, extract_tests
 from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
-from .task import Task, parse_task, validate_user_code, validate_user_tests, with_preamble
+from .task import (
+    Task,
+    import_solution,
+    parse_task,
+    validate_user_code,
+    validate_user_tests,
+    with_preamble,
+)
 
 N_TESTS = 5
 
@@ -61,8 +68,11 @@ def solve(
     cfg = config or AgentConfig()
     cfg.validate()
     parsed = parse_task(task)
-    user_tests = validate_user_tests(tests) if tests is not None else None
     start_code = validate_user_code(code) if code is not None else None
+    user_tests = None
+    if tests is not None:  # `from mycode import f` in them means the code under test
+        names = bound_names(start_code or "") | {parsed.entry_point or ""}
+        user_tests = import_solution(validate_user_tests(tests), names)
     isolation = check_isolation(cfg.sandbox)  # `strict` refuses here, before any model call
     owned = backend is None
     model = backend or create_backend(cfg)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..extract import test_names
-from ..task import read_text_file
+from ..extract import bound_names, test_names
+from ..task import import_solution, read_text_file
 from .records import Limits, TestRun
 from .runner import run_tests
 
@@ -21,6 +22,7 @@ def check_files(code_file: str, tests_file: str, limits: Limits | None = None) -
         raise UsageError(f"{tests_file} line {exc.lineno}: SyntaxError: {exc.msg}") from None
     if not test_names(tests):
         raise UsageError(f"{tests_file} has no test functions (module-level `def test_...`).")
+    tests = import_solution(tests, bound_names(code), {Path(code_file).stem})
     return run_tests(code, tests, limits)
 
 
