@@ -60,6 +60,20 @@ def test_parametrized_tests_lend_their_rows_as_probes() -> None:
         "f([8])",
     ]
     assert probe_calls(['@pytest.mark.parametrize("x", xs)\ndef test_a(x):\n    f(x)'], "f") == []
+    one = '@pytest.mark.parametrize("x", [pytest.param(5, id="five"), 6])\ndef test_a(x):\n    f(x)'
+    assert probe_calls([one], "f") == ["f(5)", "f(6)"]
+
+
+def test_parametrized_rows_are_bounded_and_odd_ones_never_raise() -> None:
+    # 30**5 combinations of rows the call never uses: read none of them, not all 24 million
+    rows = "[" + ", ".join(["0"] * 30) + "]"
+    stacked = "".join(f'@pytest.mark.parametrize("y{i}", {rows})\n' for i in range(5))
+    source = f'@pytest.mark.parametrize("x", [1])\n{stacked}def test_a(x, y0, y1, y2, y3, y4):\n'
+    assert probe_calls([source + "    f(x)"], "f") == ["f(1)"]
+    used = probe_calls([source + "    f(x, y0, y1, y2, y3, y4)"], "f")
+    assert used == ["f(1, 0, 0, 0, 0, 0)"]
+    deep = '@pytest.mark.parametrize("x", [1])\ndef test_a(x):\n    f(' + "-" * 400 + "x)"
+    assert probe_calls([deep], "f") == []
 
 
 def test_changed_inputs_keep_types_and_signs_and_take_turns() -> None:

@@ -94,7 +94,8 @@ def probe_calls(sources: Iterable[str | None], entry_point: str | None) -> list[
 
 def _with_parameters(nodes: Iterable[ast.AST], entry_point: str) -> Iterator[ast.AST]:
     """The nodes, and for a test under `@pytest.mark.parametrize("a, b", [(1, 2), ...])` its
-    calls of `entry_point` once per row, with the row's values in place of the parameters."""
+    calls of `entry_point` once per row, with the row's values in place of the parameters
+    (stacked decorators: their combinations, at most MAX_PROBES of them)."""
     for node in nodes:
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -104,11 +105,17 @@ def _with_parameters(nodes: Iterable[ast.AST], entry_point: str) -> Iterator[ast
             for c in ast.walk(node)
             if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == entry_point
         ]
-        tables = [t for t in map(_parameter_rows, node.decorator_list if calls else ()) if t]
-        for rows in itertools.product(*tables) if tables else ():  # stacked: every combination
+        used = {n.id for c in calls for n in ast.walk(c) if isinstance(n, ast.Name)}
+        tables = [t for t in map(_parameter_rows, node.decorator_list) if t and used & set(t[0])]
+        combos = itertools.product(*tables) if tables else iter(())
+        for rows in itertools.islice(combos, MAX_PROBES):
             row = {k: v for part in rows for k, v in part.items()}
             for call in calls:
-                yield _Substitute(row).visit(copy.deepcopy(call))
+                try:
+                    changed = _Substitute(row).visit(copy.deepcopy(call))
+                except (RecursionError, MemoryError):  # absurd nesting: no probe from it
+                    continue
+                yield changed
 
 
 def _parameter_rows(decorator: ast.expr) -> list[dict[str, ast.expr]] | None:
@@ -133,7 +140,9 @@ def _parameter_rows(decorator: ast.expr) -> list[dict[str, ast.expr]] | None:
     rows = []
     for value in decorator.args[1].elts:
         if isinstance(value, ast.Call) and getattr(value.func, "attr", "") == "param":
-            value = ast.Tuple(value.args, ast.Load())  # pytest.param(1, 2, marks=...)
+            if len(value.args) != len(names):  # pytest.param(1, 2, marks=...)
+                continue
+            value = value.args[0] if len(names) == 1 else ast.Tuple(value.args, ast.Load())
         if len(names) == 1:
             rows.append({names[0]: value})
         elif isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == len(names):
