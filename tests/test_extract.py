@@ -59,6 +59,9 @@ def test_tests_that_import_the_function_from_a_placeholder_module_test_the_candi
     )
     tests = extract_tests(reply, "choose_num")
     assert "your_module" not in tests and "from math import floor" in tests
+    # only the function's own name goes; an alias of it stays usable
+    other = "```python\nfrom m import choose_num as cn, helper\n\ndef test_a():\n    assert cn(1, 2)\n```"
+    assert extract_tests(other, "choose_num").startswith("from m import helper\ncn = choose_num\n")
     code = (
         "def choose_num(x, y):\n    for n in range(y, x - 1, -1):\n"
         "        if n % 2 == 0:\n            return n\n    return -1\n"

@@ -237,6 +237,12 @@ def test_only_imports_of_the_code_under_test_are_pointed_at_solution() -> None:
         "def test_a():",
         "    import solution as mycode",
     ]
+    odd = "x = 'é'; from mycode import f; from mycode import g  # \x0c\nimport mycode.sub\n"
+    assert import_solution(odd, {"f"}).split("\n") == [
+        "x = 'é'; from solution import f; from solution import g  # \x0c",
+        "import mycode.sub",  # `import solution as mycode.sub` would not parse
+        "",
+    ]
 
 
 def test_user_tests_failures_lead_the_fix_prompt(demo_task: str) -> None:

@@ -44,11 +44,11 @@ def test_check_exit_codes(tmp_path):
 
 def test_check_runs_tests_that_import_the_code_by_its_file_name(tmp_path):
     code, tests = tmp_path / "mycode.py", tmp_path / "test_mycode.py"
-    code.write_text("def double(x):\n    return 2 * x\n")
-    tests.write_text(
-        "import mycode\nfrom mycode import double as twice\n\n"
+    code.write_text("from fractions import Fraction\n\ndef double(x):\n    return 2 * x\n")
+    tests.write_text(  # Fraction: the code imports it, but it is not the code under test
+        "import mycode\nfrom mycode import double as twice\nfrom fractions import Fraction\n\n"
         "def test_a():\n    assert mycode.double(2) == 4\n\n"
-        "def test_b():\n    assert twice(1) == 3\n"
+        "def test_b():\n    assert twice(Fraction(1, 2)) == 3\n"
     )
     done = localcode("check", "--code", str(code), "--tests", str(tests), "--json")
     report = json.loads(done.stdout)

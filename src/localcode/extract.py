@@ -140,17 +140,27 @@ def extract_tests(
                         continue
                     n_tests += 1
                 kept.append(node)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                if isinstance(node, ast.ImportFrom) and (
-                    node.module == "solution" or drop & {a.name for a in node.names}
-                ):
-                    continue  # the runner provides the candidate's names (`from your_module ...`)
-                kept.append(node)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node):
+            elif isinstance(node, ast.ImportFrom):
+                kept += _without_own_names(node, drop)
+            elif isinstance(node, ast.Import) or (
+                isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node)
+            ):
                 kept.append(node)
         if n_tests:
             return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
     return ""
+
+
+def _without_own_names(node: ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:
+    """The import without the names the runner provides (all of `solution`'s; those in `drop`
+    from anywhere: `from your_module import f`); `f as g` of those becomes `g = f`."""
+    own = [a for a in node.names if node.module == "solution" or a.name in drop]
+    rest = [a for a in node.names if a not in own]
+    out: list[ast.stmt] = [ast.ImportFrom(node.module, rest, node.level)] if rest else []
+    for a in own:
+        if a.asname and a.asname != a.name and a.name != "*":
+            out.append(ast.Assign([ast.Name(a.asname, ast.Store())], ast.Name(a.name, ast.Load())))
+    return [ast.copy_location(stmt, node) for stmt in out]
 
 
 def _calls_anything(node: ast.AST) -> bool:
@@ -168,14 +178,15 @@ def _test_sources(reply: str) -> list[str]:
     return sources
 
 
-def bound_names(code: str) -> set[str]:
-    """Names bound at the top level of `code` by def, class, import or assignment."""
+def bound_names(code: str, imports: bool = True) -> set[str]:
+    """Names bound at the top level of `code` by def, class, import (unless `imports` is off) or
+    assignment."""
     tree = parse(code)
     names: set[str] = set()
     for node in tree.body if tree else []:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and imports:
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))

@@ -71,7 +71,8 @@ def solve(
     start_code = validate_user_code(code) if code is not None else None
     user_tests = None
     if tests is not None:  # `from mycode import f` in them means the code under test
-        names = bound_names(start_code or "") | {n for n in [parsed.entry_point] if n}
+        names = bound_names(start_code or "", imports=False)
+        names |= {parsed.entry_point} if parsed.entry_point else set()
         user_tests = import_solution(validate_user_tests(tests), names)
     isolation = check_isolation(cfg.sandbox)  # `strict` refuses here, before any model call
     owned = backend is None

@@ -13,6 +13,7 @@ from .errors import TaskError
 from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
+_LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
 
 
@@ -104,34 +105,44 @@ def validate_user_tests(tests: str) -> str:
 
 def import_solution(tests: str, names: Collection[str], modules: Collection[str] = ()) -> str:
     """The user's tests with their imports of the code under test pointed at `solution`, the
-    module the runner provides: `from mycode import f` (a module, not the standard library's,
-    that `f`, one of `names`, comes from, or one of `modules`) becomes `from solution import f`, and `import mycode` becomes
-    `import solution as mycode`. Only those words change, so every line keeps its number."""
+    module the runner provides: `from mycode import f` becomes `from solution import f` and
+    `import mycode` becomes `import solution as mycode`, where mycode is one of `modules` or a
+    module (not the standard library's) that `f`, one of `names`, is imported from. Only those
+    words change, so every line keeps its number; a line the rewrite would break is left alone."""
     tree = parse(tests)
     if tree is None:
         return tests
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    ours = set(modules) | {
+    named = {
         n.module
         for n in imports
         if isinstance(n, ast.ImportFrom) and n.module and not n.level
         if set(names) & {a.name for a in n.names}
     }
-    ours = {m for m in ours if m != "solution" and m.split(".")[0] not in sys.stdlib_module_names}
-    lines = tests.splitlines(keepends=True)
-    for node in imports:
-        line = lines[node.lineno - 1]
-        head, rest = line[: node.col_offset], line[node.col_offset :]
+    ours = set(modules) | {m for m in named if m.split(".")[0] not in sys.stdlib_module_names}
+    ours.discard("solution")
+    lines = _LINE_END.split(tests)  # as the parser counts lines
+    for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset), reverse=True):
+        line = lines[node.lineno - 1].encode()
+        head, rest = line[: node.col_offset].decode(errors="replace"), line[node.col_offset :]
         if isinstance(node, ast.ImportFrom) and node.module in ours and not node.level:
             pattern, to = rf"from\s+{re.escape(node.module)}(?=\s)", "from solution"
-        elif isinstance(node, ast.Import) and len(node.names) == 1 and node.names[0].name in ours:
+        elif (
+            isinstance(node, ast.Import)
+            and len(node.names) == 1
+            and node.names[0].name in ours
+            and ("." not in node.names[0].name or node.names[0].asname)  # `as a.b` is no name
+        ):
             alias = node.names[0]
-            pattern = rf"import\s+{re.escape(alias.name)}(\s+as\s+\w+)?(?=\s|;|$)"
+            pattern = rf"import\s+{re.escape(alias.name)}(\s+as\s+\w+)?(?=\s|;|#|$)"
             to = f"import solution as {alias.asname or alias.name}"
         else:
             continue
-        lines[node.lineno - 1] = head + re.sub(pattern, to, rest, count=1)
-    return "".join(lines)
+        changed = head + re.sub(pattern, to, rest.decode(errors="replace"), count=1)
+        if changed.encode() != line and "\ufffd" not in changed:
+            lines[node.lineno - 1] = changed
+    out = "".join(lines)
+    return out if parse(out) is not None else tests
 
 
 def validate_user_code(code: str) -> str:

@@ -22,7 +22,7 @@ def check_files(code_file: str, tests_file: str, limits: Limits | None = None) -
         raise UsageError(f"{tests_file} line {exc.lineno}: SyntaxError: {exc.msg}") from None
     if not test_names(tests):
         raise UsageError(f"{tests_file} has no test functions (module-level `def test_...`).")
-    tests = import_solution(tests, bound_names(code), {Path(code_file).stem})
+    tests = import_solution(tests, bound_names(code, imports=False), {Path(code_file).stem})
     return run_tests(code, tests, limits)
 
 
