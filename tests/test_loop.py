@@ -224,7 +224,7 @@ def test_only_imports_of_the_code_under_test_are_pointed_at_solution() -> None:
         "from math import sqrt, floor\nfrom .local import f\nimport os, mycode\n"
         "from mycode import (\n    f,\n)\nfrom helpers import g\n\ndef test_a():\n    import mycode\n"
     )
-    out = import_solution(tests, {"f", "sqrt"})
+    out = import_solution(tests, names={"f", "sqrt"})
     assert out.splitlines() == [
         "from math import sqrt, floor",  # the standard library's
         "from .local import f",  # relative: the user's package, left alone
@@ -237,8 +237,11 @@ def test_only_imports_of_the_code_under_test_are_pointed_at_solution() -> None:
         "def test_a():",
         "    import solution as mycode",
     ]
+    code = "from helpers import g\n\ndef f():\n    return g()\n"  # g: the code's, not its own
+    both = "from helpers import g\nfrom mycode import f\n"
+    assert import_solution(both, code) == "from helpers import g\nfrom solution import f\n"
     odd = "x = 'é'; from mycode import f; from mycode import g  # \x0c\nimport mycode.sub\n"
-    assert import_solution(odd, {"f"}).split("\n") == [
+    assert import_solution(odd, names={"f"}).split("\n") == [
         "x = 'é'; from solution import f; from solution import g  # \x0c",
         "import mycode.sub",  # `import solution as mycode.sub` would not parse
         "",

@@ -18,7 +18,7 @@ from .errors import (
     SandboxError,
 )
 from .examples import example_tests
-from .extract import bound_names, extract_code, extract_tests
+from .extract import extract_code, extract_tests
 from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
 from .ranking import RANKINGS, Ranking
 from .records import Candidate, Round, SolveResult
@@ -71,9 +71,8 @@ def solve(
     start_code = validate_user_code(code) if code is not None else None
     user_tests = None
     if tests is not None:  # `from mycode import f` in them means the code under test
-        names = bound_names(start_code or "", imports=False)
-        names |= {parsed.entry_point} if parsed.entry_point else set()
-        user_tests = import_solution(validate_user_tests(tests), names)
+        entry = [parsed.entry_point] if parsed.entry_point else []
+        user_tests = import_solution(validate_user_tests(tests), start_code or "", entry)
     isolation = check_isolation(cfg.sandbox)  # `strict` refuses here, before any model call
     owned = backend is None
     model = backend or create_backend(cfg)

@@ -103,21 +103,25 @@ def validate_user_tests(tests: str) -> str:
     return tests
 
 
-def import_solution(tests: str, names: Collection[str], modules: Collection[str] = ()) -> str:
+def import_solution(
+    tests: str, code: str = "", names: Collection[str] = (), modules: Collection[str] = ()
+) -> str:
     """The user's tests with their imports of the code under test pointed at `solution`, the
     module the runner provides: `from mycode import f` becomes `from solution import f` and
     `import mycode` becomes `import solution as mycode`, where mycode is one of `modules` or a
-    module (not the standard library's) that `f`, one of `names`, is imported from. Only those
-    words change, so every line keeps its number; a line the rewrite would break is left alone."""
+    module (not the standard library's) that `f` is imported from, `f` being one of `names` or a
+    name `code` defines (not one it imports). Only those words change, so every line keeps its
+    number; a line the rewrite would break is left alone."""
     tree = parse(tests)
     if tree is None:
         return tests
+    ours_names = set(names) | bound_names(code, imports=False)
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     named = {
         n.module
         for n in imports
         if isinstance(n, ast.ImportFrom) and n.module and not n.level
-        if set(names) & {a.name for a in n.names}
+        if ours_names & {a.name for a in n.names}
     }
     ours = set(modules) | {m for m in named if m.split(".")[0] not in sys.stdlib_module_names}
     ours.discard("solution")

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..extract import bound_names, test_names
+from ..extract import test_names
 from ..task import import_solution, read_text_file
 from .records import Limits, TestRun
 from .runner import run_tests
@@ -22,7 +22,7 @@ def check_files(code_file: str, tests_file: str, limits: Limits | None = None) -
         raise UsageError(f"{tests_file} line {exc.lineno}: SyntaxError: {exc.msg}") from None
     if not test_names(tests):
         raise UsageError(f"{tests_file} has no test functions (module-level `def test_...`).")
-    tests = import_solution(tests, bound_names(code, imports=False), {Path(code_file).stem})
+    tests = import_solution(tests, code, modules={Path(code_file).stem})
     return run_tests(code, tests, limits)
 
 
