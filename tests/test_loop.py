@@ -240,9 +240,9 @@ def test_only_imports_of_the_code_under_test_are_pointed_at_solution() -> None:
     code = "from helpers import g\n\ndef f():\n    return g()\n"  # g: the code's, not its own
     both = "from helpers import g\nfrom mycode import f\n"
     assert import_solution(both, code) == "from helpers import g\nfrom solution import f\n"
-    odd = "x = 'é'; from mycode import f; from mycode import g  # \x0c\nimport mycode.sub\n"
+    odd = "x = 'é\ufffd'; from mycode import f; from mycode import g  # \x0c\nimport mycode.sub\n"
     assert import_solution(odd, names={"f"}).split("\n") == [
-        "x = 'é'; from solution import f; from solution import g  # \x0c",
+        "x = 'é\ufffd'; from solution import f; from solution import g  # \x0c",
         "import mycode.sub",  # `import solution as mycode.sub` would not parse
         "",
     ]

@@ -127,8 +127,11 @@ def import_solution(
     ours.discard("solution")
     lines = _LINE_END.split(tests)  # as the parser counts lines
     for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset), reverse=True):
-        line = lines[node.lineno - 1].encode()
-        head, rest = line[: node.col_offset].decode(errors="replace"), line[node.col_offset :]
+        line = lines[node.lineno - 1].encode()  # the parser's columns count bytes
+        try:
+            head, rest = line[: node.col_offset].decode(), line[node.col_offset :].decode()
+        except UnicodeDecodeError:  # its lines and these disagree: leave this one alone
+            continue
         if isinstance(node, ast.ImportFrom) and node.module in ours and not node.level:
             pattern, to = rf"from\s+{re.escape(node.module)}(?=\s)", "from solution"
         elif (
@@ -142,9 +145,7 @@ def import_solution(
             to = f"import solution as {alias.asname or alias.name}"
         else:
             continue
-        changed = head + re.sub(pattern, to, rest.decode(errors="replace"), count=1)
-        if changed.encode() != line and "\ufffd" not in changed:
-            lines[node.lineno - 1] = changed
+        lines[node.lineno - 1] = head + re.sub(pattern, to, rest, count=1)
     out = "".join(lines)
     return out if parse(out) is not None else tests
 
