@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from localcode import AgentConfig, SolveResult, prompts, solve
-from localcode.backends.mock import CORRECT, CORRECT_ALT, DEMO_TESTS, NO_DEDUPE, MockBackend
+from localcode.backends.mock import (
+    CORRECT,
+    CORRECT_ALT,
+    DEMO_TESTS,
+    NO_DEDUPE,
+    NO_GUARD,
+    WRONG_INDEX,
+    MockBackend,
+)
 from localcode.cli import Progress
 from localcode.errors import BackendError, BackendUnavailable, GenerationError, TaskError
 from localcode.task import import_solution
@@ -299,17 +307,61 @@ def test_bad_user_tests_and_code_are_clear_errors(demo_task: str, mock: MockBack
     assert mock.history == []  # rejected before any model call
 
 
+CORRECT_THIRD = """def second_largest_unique(nums):
+    top = sorted(set(nums))
+    return top[-2] if len(top) > 1 else None
+"""
+
+
 def test_with_user_tests_a_suspect_generated_test_does_not_block_a_pass(demo_task: str) -> None:
     wrong_tests = DEMO_TESTS.replace("== 10", "== 20")  # test_case_3 wrong
-    replies = [wrong_tests, fenced(CORRECT), fenced(CORRECT_ALT), fenced(NO_DEDUPE)]
+    three = [fenced(CORRECT), fenced(CORRECT_ALT), fenced(CORRECT_THIRD), fenced(NO_DEDUPE)]
     user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
-    backend = MockBackend("demo", replies=replies)
-    result = solve(demo_task, cfg(n_candidates=3, max_iters=3), backend=backend, tests=user)
+    backend = MockBackend("demo", replies=[wrong_tests, *three])
+    result = solve(demo_task, cfg(n_candidates=4, max_iters=3), backend=backend, tests=user)
     assert result.passed and result.rounds_used == 1  # stopped: all user tests pass
     assert result.suspect_tests == ["test_case_3"] and result.score == 0.8
-    backend = MockBackend("demo", replies=replies)
-    result = solve(demo_task, cfg(n_candidates=3, max_iters=1), backend=backend)
+    backend = MockBackend("demo", replies=[wrong_tests, *three])
+    result = solve(demo_task, cfg(n_candidates=4, max_iters=1), backend=backend)
     assert not result.passed  # without the user's word, a consensus claims nothing
+
+
+NO_GUARD_ALT = """def second_largest_unique(nums):
+    return sorted(set(nums))[-2]
+"""
+
+
+def test_a_test_the_consensus_crashes_on_is_not_suspect_but_fed_to_the_fix(demo_task: str) -> None:
+    """Two programs that raise IndexError on [7] outvote one that passes test_case_5: a crash is
+    the programs' fault, so the test stays trusted and the fix prompt gets the failure."""
+    user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
+    replies = [DEMO_TESTS, fenced(NO_GUARD), fenced(NO_GUARD_ALT), fenced(WRONG_INDEX)]
+    backend = MockBackend("demo", replies=[*replies, fenced(CORRECT)])
+    result = solve(
+        demo_task, cfg(n_candidates=3, max_iters=2, later_rounds="fix"), backend=backend, tests=user
+    )
+    first = result.rounds[0]
+    assert first.best_label in ("r0c0", "r0c1") and first.suspect_tests == []
+    fix_prompt = backend.history[-1].messages[-1]["content"]
+    assert "test_case_5 failed" in fix_prompt and "IndexError" in fix_prompt
+    assert result.final_code.strip() == CORRECT.strip()  # 5 tests to their 2 each: it wins
+
+
+def test_two_programs_cannot_excuse_a_generated_test_but_fresh_samples_can(demo_task: str) -> None:
+    """Excusing a test the model wrote takes EXCUSE_VOTES agreeing programs: a pair is not enough,
+    so fresh samples are drawn; the third program they bring settles it."""
+    wrong_tests = DEMO_TESTS.replace("== 10", "== 20")
+    user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
+    pair = [fenced(CORRECT), fenced(CORRECT_ALT), fenced(NO_DEDUPE)]
+    backend = MockBackend("demo", replies=[wrong_tests, *pair])
+    result = solve(demo_task, cfg(n_candidates=3, max_iters=1), backend=backend, tests=user)
+    assert not result.passed and result.suspect_tests == ["test_case_3"]
+    assert any("only 2 agreeing program(s) call wrong" in n for n in result.notes)
+    fresh = [fenced(CORRECT_THIRD), fenced(NO_DEDUPE), fenced(NO_DEDUPE)]
+    backend = MockBackend("demo", replies=[wrong_tests, *pair, *fresh])
+    result = solve(demo_task, cfg(n_candidates=3, max_iters=3), backend=backend, tests=user)
+    assert result.passed and [r.kind for r in result.rounds] == ["initial", "fresh"]
+    assert result.rounds[1].agree == 3 and result.notes == []
 
 
 def test_a_candidate_cannot_replace_the_tests_helpers(demo_task: str) -> None:
@@ -349,6 +401,8 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> 
         fenced(CORRECT),
         fenced(CORRECT_ALT),
         fenced(CORRECT),
+        fenced(CORRECT_THIRD),
+        fenced(CORRECT),
     ]
     backend = MockBackend("demo", replies=replies)
     shown = io.StringIO()
@@ -359,13 +413,15 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> 
     assert "=== Round 1: generating 2 fresh candidates in parallel: others" in shown.getvalue()
     no_dedupe, correct = result.rounds[0].candidates
     assert no_dedupe.all_passed and not correct.all_passed  # both pass the task's example
-    assert [r.kind for r in result.rounds] == ["initial", "fresh"]
+    # two programs outvote NO_DEDUPE but cannot excuse test_case_2: a third must agree
+    assert [r.kind for r in result.rounds] == ["initial", "fresh", "fresh"]
     assert prompts.kind_of(backend.history[2].messages) == "code"  # fresh, not a repair
-    assert result.final_code.strip() == CORRECT.strip()
+    assert result.final_code.strip() == CORRECT_THIRD.strip()  # the shortest of the three
     assert result.passed and result.suspect_tests == ["test_case_2"]
     assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
     assert result.rounds[1].support == 3  # CORRECT twice and CORRECT_ALT
     assert (result.rounds[1].agree, result.rounds[1].rival) == (2, 1)  # CORRECT: one voice
+    assert (result.rounds[2].agree, result.rounds[2].rival) == (3, 1)
 
 
 def test_a_dispute_left_open_is_not_claimed_as_a_pass() -> None:

@@ -88,6 +88,21 @@ def test_candidate_defined_tests_are_not_counted(pool):
     assert result.passed == 1  # only test_zero, which 0 == 0 honestly passes
 
 
+def test_a_failure_says_whether_the_solution_raised(pool):
+    """A crash is told from a wrong value, even when a long message is trimmed."""
+    code = (
+        "def add(a, b):\n"
+        "    if a == 0:\n"
+        "        raise ValueError('\\n'.join(f'line {i}' for i in range(30)))\n"
+        "    return a - b\n"
+    )
+    tests = ADD_TESTS + "\ndef test_test_raises():\n    raise KeyError('the test itself')\n"
+    wrong, crash, own = run(pool, code, tests).results
+    assert not wrong.passed and not wrong.raised  # a wrong value
+    assert crash.raised and len(crash.message.splitlines()) <= 8
+    assert not own.raised  # the test's own exception is not the solution's
+
+
 def test_exceptions_cross_with_their_builtin_type(pool):
     code = "class BadInput(ValueError):\n    pass\n\ndef check(x):\n    raise BadInput('no')\n"
     tests = "import pytest\n\ndef test_raises():\n    with pytest.raises(ValueError, match='no'):\n        check(1)\n"

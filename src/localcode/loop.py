@@ -33,6 +33,7 @@ from .task import (
 )
 
 N_TESTS = 5
+EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests they fail are excused
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,8 @@ class _Run:
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
-        if self._passes(ranking) and self._disputed(ranking):
-            self.notes.append(
-                f"not claimed as passing: {max(ranking.rival, ranking.split)} other program(s) "
-                "that pass the same tests return different values on some inputs"
-            )
+        if self._passes(ranking) and self._doubt(ranking):
+            self.notes.append(f"not claimed as passing: {self._doubt(ranking)}")
         done = "passed" if self._done(ranking) else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
@@ -176,16 +174,36 @@ class _Run:
         return self._passes(ranking) and not self._disputed(ranking)
 
     def _disputed(self, ranking: Ranking) -> bool:
-        """Other programs pass the same trusted tests (user tests, the task's examples) but not the
-        same generated ones, or pass the same tests but return other values (on the tests' inputs
-        or on changed ones): one side is wrong, and tests the model wrote cannot settle which.
-        Fresh samples vote until the winner has at least twice as many distinct programs as the
-        largest rival group. Without trusted tests, programs that pass other generated tests are
-        the generated tests' business; only a split of the winner's own set is a dispute."""
-        if ranking.best is None:
-            return False
-        rival = ranking.rival if ranking.best.trusted_runs else 0
-        return ranking.agree < 2 * max(rival, ranking.split)
+        return bool(self._doubt(ranking))
+
+    def _doubt(self, ranking: Ranking) -> str:
+        """Why the best's pass is in doubt; empty when it is not. Fresh samples vote until it is
+        not (or the rounds run out, and the pass is not claimed):
+        - other programs pass the same trusted tests (user tests, the task's examples) but not the
+          same generated ones, or pass the same tests but return other values (on the tests'
+          inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
+          which. The winner needs at least twice as many distinct programs as the largest rival
+          group. Without trusted tests, programs that pass other generated tests are the
+          generated tests' business; only a split of the winner's own set is a dispute.
+        - the pass excuses generated tests as wrong (suspect): that takes more than the word of
+          a pair of programs (EXCUSE_VOTES)."""
+        best = ranking.best
+        if best is None:
+            return ""
+        others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
+        if ranking.agree < 2 * others:
+            return (
+                f"{others} other program(s) that pass the same tests return different values "
+                "on some inputs"
+            )
+        if best.all_passed:
+            return ""
+        if ranking.agree < EXCUSE_VOTES:
+            return (
+                f"it fails generated tests that only {ranking.agree} agreeing program(s) "
+                f"call wrong; at least {EXCUSE_VOTES} must"
+            )
+        return ""
 
     def _passes(self, ranking: Ranking) -> bool:
         """A full pass. A consensus alone never is one: it can be wrong. With the user's own

@@ -5,8 +5,9 @@ dual execution agreement (CodeT, arXiv 2207.10397): candidates that pass the sam
 generated tests form a consensus set, scored by its number of distinct programs times the number
 of tests it passes (CodeT counts samples; with a handful of samples from a small model, one wrong
 program sampled twice would then outvote a lone full pass).
-A generated test that the winning consensus fails, while fewer distinct programs pass it than
-agree on the winner, is marked suspect: probably a wrong expected value, not a wrong program.
+A generated test that the winning consensus fails with another value (not by raising), while
+fewer distinct programs pass it than agree on the winner, is marked suspect: probably a wrong
+expected value, not a wrong program.
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
 User tests (--tests), then the task's own examples, are trusted anchors: they rank before any
 generated test.
@@ -179,7 +180,7 @@ def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]
         return []
     suspects = []
     for res in best.run.results:
-        if res.name in passed:
+        if res.name in passed or res.raised:  # a crash is the program's fault, not the test's
             continue
         backers = {_program(c) for c in pool if res.name in _passed_set(c)}
         if len(backers) < len(agreeing):

@@ -17,6 +17,7 @@ import types
 from typing import Any, BinaryIO
 
 from . import wire
+from .records import RAISED_NOTE
 
 MAX_MESSAGE = 4000
 # builtin pytest plugins that generated tests do not need; skipping them saves ~60 ms a run
@@ -219,7 +220,7 @@ def _rebuild_exception(info: dict[str, Any]) -> BaseException:
         exc = _named(cls, str(info.get("type", "")))(message) if _ok_name(info) else exc
     where = str(info.get("where", ""))
     if where and hasattr(exc, "add_note"):
-        exc.add_note(f"raised in the solution: {where}")
+        exc.add_note(f"{RAISED_NOTE}{where}")
     return exc
 
 

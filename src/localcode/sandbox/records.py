@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The harness adds this note to an exception that the solution raised (split runs: the solution in
+# its own process), so a failure can tell a crash from a wrong value.
+RAISED_NOTE = "raised in the solution: "
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -25,6 +29,11 @@ class TestResult:
     name: str
     passed: bool
     message: str = ""  # trimmed failure text; empty when passed
+
+    @property
+    def raised(self) -> bool:
+        """Failed because the solution raised, not because it returned another value."""
+        return not self.passed and RAISED_NOTE in self.message
 
 
 @dataclass
