@@ -37,6 +37,21 @@ def test_a_wrong_test_that_correct_candidates_fail_is_outvoted() -> None:
     assert ranking.suspect == ["test_case_4"]
 
 
+def test_a_test_any_agreeing_program_crashed_on_is_never_suspect() -> None:
+    """The shortest agreeing program returns a wrong value on test_case_4, a longer one raises
+    there: either way the consensus is wrong on it, not the test."""
+    pool = [
+        cand(0, "def f(x):\n    return x + 1\n", RIGHT),
+        cand(1, "def f(x):\n    y = x\n    return y + 1\n", RIGHT),
+        cand(2, "def f(x):\n    return 2\n", ALL),
+    ]
+    assert rank_codet(pool).suspect == ["test_case_4"]
+    assert pool[1].run is not None
+    pool[1].run.results[3].raised = True
+    ranking = rank_codet(pool)
+    assert ranking.best is pool[0] and ranking.suspect == []
+
+
 def test_a_lone_full_pass_beats_a_lone_partial_one() -> None:
     pool = [cand(0, "def f(x):\n    return 1\n", RIGHT), cand(1, "def f(x):\n    return 2\n", ALL)]
     ranking = rank_codet(pool)

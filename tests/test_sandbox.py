@@ -88,19 +88,70 @@ def test_candidate_defined_tests_are_not_counted(pool):
     assert result.passed == 1  # only test_zero, which 0 == 0 honestly passes
 
 
-def test_a_failure_says_whether_the_solution_raised(pool):
-    """A crash is told from a wrong value, even when a long message is trimmed."""
-    code = (
-        "def add(a, b):\n"
-        "    if a == 0:\n"
-        "        raise ValueError('\\n'.join(f'line {i}' for i in range(30)))\n"
-        "    return a - b\n"
+RAISES = """def add(a, b):
+    if a == 0:
+        raise ValueError('x' * 5000)  # longer than any message kept
+    if a == 2:
+        import json
+        return json.loads('{')  # raised in a library the solution called
+    return a - b
+
+class Box:
+    def get(self, i):
+        return [][i]
+"""
+RAISES_TESTS = (
+    ADD_TESTS
+    + """
+def test_two():
+    assert add(2, 2) == 4
+
+def test_own():
+    raise KeyError('the test itself')
+
+def test_caught():
+    try:
+        add(0, 0)
+    except ValueError as exc:
+        raise AssertionError('the test says no') from exc
+
+def test_value_looks_like_a_note():
+    assert str(add(1, 1)) == 'raised in the solution: no'
+"""
+)
+
+
+@pytest.mark.parametrize("in_process", [False, True])
+def test_a_failure_says_whether_the_solution_raised(pool, in_process):
+    """A crash is told from a wrong value or the test's own error, in a split run and where the
+    solution shares the test's process (a task that is a class), whatever the message says."""
+    tests = RAISES_TESTS + (
+        "\ndef test_box():\n    assert Box().get(1) == 2\n" if in_process else ""
     )
-    tests = ADD_TESTS + "\ndef test_test_raises():\n    raise KeyError('the test itself')\n"
-    wrong, crash, own = run(pool, code, tests).results
-    assert not wrong.passed and not wrong.raised  # a wrong value
-    assert crash.raised and len(crash.message.splitlines()) <= 8
-    assert not own.raised  # the test's own exception is not the solution's
+    got = {r.name: r.raised for r in run(pool, RAISES, tests).results}
+    assert got == {
+        "test_small": False,  # a wrong value
+        "test_zero": True,
+        "test_two": True,
+        "test_own": False,
+        "test_caught": False,  # the test's own AssertionError ended it
+        "test_value_looks_like_a_note": False,
+        **({"test_box": True} if in_process else {}),
+    }
+
+
+def test_the_cold_runner_says_whether_the_solution_raised():
+    from localcode.sandbox.cold import run_tests_cold
+
+    got = {r.name: r.raised for r in run_tests_cold(RAISES, RAISES_TESTS).results}
+    assert got == {
+        "test_small": False,
+        "test_zero": True,
+        "test_two": True,
+        "test_own": False,
+        "test_caught": False,
+        "test_value_looks_like_a_note": False,
+    }
 
 
 def test_exceptions_cross_with_their_builtin_type(pool):

@@ -175,12 +175,15 @@ def _on(c: Candidate, names: list[str]) -> tuple[str, ...]:
 def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]) -> list[str]:
     if not passed:  # a consensus on failing everything says nothing about the tests
         return []
-    agreeing = {_program(c) for c in pool if c.run and not c.run.error and _passed_set(c) == passed}
+    agree = [c for c in pool if c.run and not c.run.error and _passed_set(c) == passed]
+    agreeing = {_program(c) for c in agree}
     if len(agreeing) < 2 or best.run is None:
         return []
+    # a crash is the program's fault, not the test's: whichever agreeing program it was
+    crashed = {r.name for c in agree if c.run for r in c.run.results if r.raised}
     suspects = []
     for res in best.run.results:
-        if res.name in passed or res.raised:  # a crash is the program's fault, not the test's
+        if res.name in passed or res.name in crashed:
             continue
         backers = {_program(c) for c in pool if res.name in _passed_set(c)}
         if len(backers) < len(agreeing):

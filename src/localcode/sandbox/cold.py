@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,10 @@ from .records import Limits, TestResult, TestRun
 
 PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
 MAX_MESSAGE_LINES = 8
+_SOLUTION_FRAME = re.compile(r"^solution\.py:\d+: in ", re.MULTILINE)
+_CHAINED = re.compile(
+    r"^(?:The above exception was the direct cause|During handling of the above)", re.M
+)
 
 
 def run_tests_cold(code: str, tests: str, limits: Limits | None = None) -> TestRun:
@@ -107,9 +112,10 @@ def _parse_junit(report: Path) -> list[TestResult]:
             bad = case.find("error")
         skipped = case.find("skipped")
         if bad is not None:
-            results.append(
-                TestResult(case.get("name", ""), False, _trim(bad.text or bad.get("message") or ""))
-            )
+            text = bad.text or bad.get("message") or ""
+            final = _CHAINED.split(text)[-1]  # the exception that ended the test, not its causes
+            raised = _SOLUTION_FRAME.search(final) is not None  # --tb=short names each frame
+            results.append(TestResult(case.get("name", ""), False, _trim(text), raised))
         elif skipped is not None:
             results.append(TestResult(case.get("name", ""), False, "skipped"))
         else:

@@ -17,9 +17,9 @@ import types
 from typing import Any, BinaryIO
 
 from . import wire
-from .records import RAISED_NOTE
 
 MAX_MESSAGE = 4000
+RAISED_NOTE = "raised in the solution: "  # added to an exception rebuilt from the solution side
 # builtin pytest plugins that generated tests do not need; skipping them saves ~60 ms a run
 # (the report comes from our own plugin, so the terminal reporter goes too; see Reporter)
 UNUSED_PLUGINS = (
@@ -224,6 +224,19 @@ def _rebuild_exception(info: dict[str, Any]) -> BaseException:
     return exc
 
 
+def solution_raised(exc: BaseException) -> bool:
+    """Whether the solution raised `exc` (a crash), as opposed to the test (a wrong value, or the
+    test's own error): rebuilt from the solution's process, or, where both share one process,
+    passed up through a line of solution.py. Only the exception that ended the test counts."""
+    notes = getattr(exc, "__notes__", None) or ()
+    if any(isinstance(n, str) and n.startswith(RAISED_NOTE) for n in notes):
+        return True
+    return any(
+        os.path.basename(frame.filename) == "solution.py"
+        for frame in traceback.extract_tb(exc.__traceback__)
+    )
+
+
 def _ok_name(info: dict[str, Any]) -> bool:
     return str(info.get("type", "")).isidentifier()
 
@@ -359,9 +372,10 @@ class Reporter:
     """pytest plugin: per-test outcome, keyed by the module-level function name."""
 
     def __init__(self) -> None:
-        self.results: dict[str, list[Any]] = {}  # name -> [passed, message]
+        self.results: dict[str, list[Any]] = {}  # name -> [passed, message, solution raised]
         self.collect_errors: list[str] = []
         self.unsupported: str | None = None
+        self._raised: set[str] = set()  # node ids whose test the solution's exception ended
 
     def pytest_configure(self, config: Any) -> None:
         config.option.tbstyle = "short"  # --tb=short, whose owner (the terminal plugin) is off
@@ -370,6 +384,9 @@ class Reporter:
         """Note a SplitUnsupported by its type; returns None, so pytest still makes the report."""
         if call.excinfo is not None and is_unsupported(call.excinfo.value):
             self.unsupported = call.excinfo.exconly()[:300]
+        failed = call.excinfo is not None and call.when == "call"
+        if failed and solution_raised(call.excinfo.value):
+            self._raised.add(item.nodeid)
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
@@ -380,13 +397,14 @@ class Reporter:
         if len(parts) != 2:
             return  # a method of a test class: not in the trusted list
         name = parts[1].split("[")[0]
-        entry = self.results.setdefault(name, [None, ""])
+        entry = self.results.setdefault(name, [None, "", False])
         if report.when == "call" and report.passed and not hasattr(report, "wasxfail"):
             if entry[0] is None:
                 entry[0] = True
         elif report.failed or report.skipped:
             if entry[0] is not False:
                 entry[1] = _text(report)[:MAX_MESSAGE] if report.failed else "skipped"
+                entry[2] = report.failed and report.nodeid in self._raised
             entry[0] = False
 
 

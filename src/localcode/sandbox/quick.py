@@ -224,7 +224,7 @@ def _assertion_hook(config: Any) -> Any:
 
 
 def _call(func: Callable[[], object], reporter: harness.Reporter) -> list[Any]:
-    """[passed, message] for one test, as the session's reporter would record it; a
+    """[passed, message, solution raised] for one test, as the session's reporter would record it; a
     SplitUnsupported (by its type: the candidate writes any text it likes) is noted on `reporter`."""
     import pytest
 
@@ -233,12 +233,12 @@ def _call(func: Callable[[], object], reporter: harness.Reporter) -> list[Any]:
     except (KeyboardInterrupt, pytest.exit.Exception):
         raise
     except (pytest.skip.Exception, pytest.xfail.Exception):
-        return [False, "skipped"]
+        return [False, "skipped", False]
     except BaseException as exc:  # noqa: BLE001 - SystemExit in a test is a failure in pytest too
         if harness.is_unsupported(exc):
             reporter.unsupported = f"SplitUnsupported: {exc}"[:300]
-        return [False, _failure(exc, func)[: harness.MAX_MESSAGE]]
-    return [True, ""]
+        return [False, _failure(exc, func)[: harness.MAX_MESSAGE], harness.solution_raised(exc)]
+    return [True, "", False]
 
 
 def _failure(exc: BaseException, func: Callable[[], object]) -> str:

@@ -17,7 +17,7 @@ from ..extract import test_names
 from .cold import run_tests_cold
 from .pool import WorkerDied, WorkerPool, default_pool
 from .quick import is_plain
-from .records import RAISED_NOTE, IsolationStatus, Limits, TestResult, TestRun
+from .records import IsolationStatus, Limits, TestResult, TestRun
 
 MAX_MESSAGE_LINES = 8
 MAX_LINE_CHARS = 300
@@ -189,8 +189,11 @@ def _to_run(expected: list[TestResult], reply: dict[str, Any], limits: Limits) -
     got: dict[str, Any] = report.get("results") or {}
     results = []
     for r in expected:
-        passed, message = (got.get(r.name) or [False, "no result"])[:2]
-        results.append(TestResult(r.name, passed is True, "" if passed is True else _trim(message)))
+        passed, message, raised = [*(got.get(r.name) or [False, "no result"]), False][:3]
+        ok = passed is True
+        results.append(
+            TestResult(r.name, ok, "" if ok else _trim(message), raised is True and not ok)
+        )
     error = None
     if report.get("exit") not in (0, 1):
         error = f"pytest stopped early (exit code {report.get('exit')})"
@@ -230,9 +233,6 @@ def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
     lines = [ln.rstrip() for ln in str(text).strip().splitlines() if ln.strip()]
     if len(lines) > max_lines:
         keep = [ln for ln in lines if ln.startswith("E ")][: max_lines - 2]
-        note = [ln for ln in lines if ln.startswith("E ") and RAISED_NOTE in ln][-1:]
-        if note and note[0] not in keep:  # a long message must not hide that the solution raised
-            keep[-1:] = note
         head = [ln for ln in lines if not ln.startswith("E ")][-2:]
         lines = head + keep if keep else lines[:2] + ["..."] + lines[-(max_lines - 3) :]
     return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
