@@ -59,12 +59,32 @@ def test_tests_that_import_the_function_from_a_placeholder_module_test_the_candi
     )
     tests = extract_tests(reply, "choose_num")
     assert "your_module" not in tests and "from math import floor" in tests
-    # only the function's own name goes; an alias of it stays usable
-    other = "```python\nfrom m import choose_num as cn, helper\n\ndef test_a():\n    assert cn(1, 2)\n```"
-    assert extract_tests(other, "choose_num").startswith("from m import helper\ncn = choose_num\n")
+    # from a real module only the function's own name goes; an alias of it stays usable
+    other = "```python\nfrom math import gcd as g, floor\n\ndef test_a():\n    assert g(4, 6)\n```"
+    assert extract_tests(other, "gcd").startswith("from math import floor\ng = gcd\n")
     code = (
         "def choose_num(x, y):\n    for n in range(y, x - 1, -1):\n"
         "        if n % 2 == 0:\n            return n\n    return -1\n"
+    )
+    run = run_tests(code, tests, Limits(timeout=10))
+    assert run.error is None and (run.passed, run.total) == (2, 2)
+
+
+def test_names_imported_from_a_module_that_does_not_exist_come_from_the_candidate() -> None:
+    """`from your_module import f, helper` or `import *` from it: the module is the model's name
+    for the code under test, so every name in it is the candidate's."""
+    reply = (
+        "```python\nfrom your_module import *\nfrom your_module import choose_num as cn, EVEN\n"
+        "from .solution import choose_num\nfrom os.path import join\n\n"
+        "def test_case_1():\n    assert cn(12, 15) == 14 and choose_num(13, 12) == -1\n\n"
+        "def test_case_2():\n    assert EVEN == 2 and join('a', 'b') == 'a/b'\n```"
+    )
+    tests = extract_tests(reply, "choose_num")
+    assert "your_module" not in tests and "solution" not in tests
+    assert tests.startswith("cn = choose_num\nfrom os.path import join\n\ndef test_case_1")
+    code = (
+        "EVEN = 2\n\ndef choose_num(x, y):\n    for n in range(y, x - 1, -1):\n"
+        "        if n % EVEN == 0:\n            return n\n    return -1\n"
     )
     run = run_tests(code, tests, Limits(timeout=10))
     assert run.error is None and (run.passed, run.total) == (2, 2)

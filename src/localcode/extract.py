@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 
 _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+.-]*)[^\n]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.M | re.S)
@@ -119,7 +120,8 @@ def extract_tests(
     Keeps imports, constants, helper functions and classes, and at most MAX_TESTS test functions;
     drops any definition of `entry_point` (or of a name in `exclude`) so the tests exercise the
     candidate rather than their own copy, any import of it (`from your_module import f`: the
-    module is the model's placeholder), and top-level statements that would run at import.
+    module is the model's placeholder), any import from a module that does not exist (the code
+    under test provides those names), and top-level statements that would run at import.
     Returns "" when the reply holds no parsable test function.
     """
     drop = set(exclude or ())
@@ -152,15 +154,28 @@ def extract_tests(
 
 
 def _without_own_names(node: ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:
-    """The import without the names the runner provides (all of `solution`'s; those in `drop`
-    from anywhere: `from your_module import f`); `f as g` of those becomes `g = f`."""
-    own = [a for a in node.names if node.module == "solution" or a.name in drop]
+    """The import without the names the runner provides (all of `solution`'s, and all of a module
+    that does not exist here, which can only be the model's name for the code under test:
+    `from your_module import f, helper`; those in `drop` from anywhere); `f as g` of those
+    becomes `g = f`."""
+    placeholder = node.module == "solution" or _missing_module(node)
+    own = [a for a in node.names if placeholder or a.name in drop]
     rest = [a for a in node.names if a not in own]
     out: list[ast.stmt] = [ast.ImportFrom(node.module, rest, node.level)] if rest else []
     for a in own:
         if a.asname and a.asname != a.name and a.name != "*":
             out.append(ast.Assign([ast.Name(a.asname, ast.Store())], ast.Name(a.name, ast.Load())))
     return [ast.copy_location(stmt, node) for stmt in out]
+
+
+def _missing_module(node: ast.ImportFrom) -> bool:
+    """A relative import, or a top-level module no finder knows (nothing is imported to ask)."""
+    if node.level or not node.module:
+        return True
+    try:
+        return importlib.util.find_spec(node.module.split(".")[0]) is None
+    except (ImportError, ValueError):
+        return True
 
 
 def _calls_anything(node: ast.AST) -> bool:
