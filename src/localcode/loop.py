@@ -137,8 +137,9 @@ class _Run:
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
-        if self._passes(ranking) and self._doubt(ranking):
-            self.notes.append(f"not claimed as passing: {self._doubt(ranking)}")
+        doubt = self._doubt(ranking) if self._passes(ranking) else ""
+        if doubt:
+            self.notes.append(f"not claimed as passing: {doubt}")
         done = "passed" if self._done(ranking) else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)

@@ -25,9 +25,8 @@ class TestResult:
     name: str
     passed: bool
     message: str = ""  # trimmed failure text; empty when passed
-    raised: bool = (
-        False  # failed because the solution raised, not because it returned another value
-    )
+    # failed because the solution raised, not because it returned another value
+    raised: bool = False
 
 
 @dataclass
