@@ -1,8 +1,8 @@
 """The task's own examples as trusted tests.
 
 A task often shows what it wants: `>>> f(3)` and the answer on the next line (doctest style), or
-`f(3) == 9`, `f(3) ➞ 9`, `f(3) should return 9` on one line. Those examples come from the user,
-not the model, so they are right where the model's own tests may not be. They become pytest tests
+`f(3) == 9`, `f(3) ➞ 9`, `f(3) # returns 9`, `f(3) = 9` on one line. Those examples come from the
+user, not the model, so they are right where the model's own tests may not be. They become pytest tests
 (`test_example_1..n`) that rank like the user's own tests: a candidate that gets the task's
 examples wrong never wins over one that gets them right.
 
@@ -27,9 +27,11 @@ MAX_LINE = 1_000  # a longer line is not an example; it keeps reading linear
 MAX_RESULT = 300  # characters of a one-line result
 MAX_CALLS_PER_LINE = 20
 
-# what separates a call from its result on one line; not `=` or `is`, which also state definitions
-# ("tri(n) = 1 + n / 2")
-_SEPARATOR = re.compile(r"\s*(?:==>|=>|==|->|➞|→|should\s+(?:return|be)|returns)\s*(.+)$", re.S)
+# what separates a call from its result on one line, perhaps after a `#`; a lone `=` (group 1)
+# is taken only from a task that never uses it to define something (see _inline_examples)
+_SEPARATOR = re.compile(
+    r"\s*(?:#\s*)?(?:==>|=>|==|->|➞|→|should\s+(?:return|be)|returns|(=)(?![=>]))\s*(.+)$", re.S
+)
 # where a one-line result may end: before punctuation, a comment or a remark in brackets; not
 # before a comma and another value ("1, 2, or 3")
 _RESULT_END = re.compile(r"\s*(?:[.;#(]|,(?!\s*[-\d'\"\[({]))")
@@ -146,23 +148,28 @@ def _compared(source: str, name: str, shown: object) -> tuple[str | None, object
 
 
 def _inline_examples(text: str, name: str) -> list[_Example]:
-    out = []
+    """`f(x) -> y` and the like, one per call on a line. `f(x) = y` is read too, unless the task
+    also writes `=` after a call that is not literal or before a result that is not: there `=`
+    defines ("tri(n) = 1 + n / 2", "tri(1) = 3" of a function that returns a list)."""
+    out: list[_Example] = []
+    equals: list[_Example] = []  # `f(x) = y`
+    defines = False
     start_of_call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
     for line in text.splitlines():
         if line.lstrip().startswith(">>>") or len(line) > MAX_LINE or _NOT_WANTED.search(line):
             continue  # doctest lines are read with their result line, above
         for m in list(start_of_call.finditer(line))[:MAX_CALLS_PER_LINE]:
-            found = _call_at(line, m.start(), m.end() - 1, name)
-            if found is None:
-                continue
-            call, end = found
-            sep = _SEPARATOR.match(line, end)
+            end = _closing(line, m.end() - 1)
+            sep = _SEPARATOR.match(line, end) if end else None
             if sep is None:
                 continue
-            want, shown = _literal_prefix(sep.group(1))
-            if want is not _NOTHING:
-                out.append(_Example(call, want, shown))
-    return out
+            call = _call(line[m.start() : end], name)
+            want, shown = _literal_prefix(sep.group(2))
+            if sep.group(1) and (call is None or want is _NOTHING):
+                defines = True
+            elif call is not None and want is not _NOTHING:
+                (equals if sep.group(1) else out).append(_Example(call, want, shown))
+    return out if defines else out + equals
 
 
 def _call(source: str, name: str) -> str | None:
@@ -180,10 +187,9 @@ def _call(source: str, name: str) -> str | None:
         return None
 
 
-def _call_at(line: str, start: int, paren: int, name: str) -> tuple[str, int] | None:
-    """The call `name(...)` whose `(` is at `paren`, if it is a literal call, and where it ends.
-
-    One pass to the matching bracket (outside string quotes), then one parse."""
+def _closing(line: str, paren: int) -> int | None:
+    """Where the bracket opened at `paren` closes (just past it), skipping string quotes; one
+    pass, so a line of many calls reads in linear time."""
     depth, quote, i = 0, "", paren
     while i < len(line):
         ch = line[i]
@@ -199,8 +205,7 @@ def _call_at(line: str, start: int, paren: int, name: str) -> tuple[str, int] | 
         elif ch in ")]}":
             depth -= 1
             if depth == 0:
-                call = _call(line[start : i + 1], name)
-                return (call, i + 1) if call is not None else None
+                return i + 1
         i += 1
     return None
 
