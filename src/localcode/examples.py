@@ -1,8 +1,9 @@
 """The task's own examples as trusted tests.
 
 A task often shows what it wants: `>>> f(3)` and the answer on the next line (doctest style), or
-`f(3) == 9`, `f(3) ➞ 9`, `f(3) # returns 9`, `f(3) = 9` on one line. Those examples come from the
-user, not the model, so they are right where the model's own tests may not be. They become pytest tests
+`f(3) == 9`, `f(3) ➞ 9`, `f(3) # returns 9`, `f(3) = 9` on one line, or LeetCode's `Input: n = 3`
+and `Output: 9` (`For n = 3 the output should be 9`). Those examples come from the user, not the
+model, so they are right where the model's own tests may not be. They become pytest tests
 (`test_example_1..n`) that rank like the user's own tests: a candidate that gets the task's
 examples wrong never wins over one that gets them right.
 
@@ -37,6 +38,11 @@ _SEPARATOR = re.compile(
 _RESULT_END = re.compile(r"\s*(?:[.;#(]|,(?!\s*[-\d'\"\[({]))")
 # lines that tell of wrong behaviour, not wanted behaviour ("currently f(2) returns 5")
 _NOT_WANTED = re.compile(r"\b(?:currently|instead|got|actual|wrong|bug|incorrect)\b", re.I)
+# LeetCode style: "Input: nums = [1, 2], k = 3" then "Output: 4", or one line "For nums = [1, 2]
+# the output should be 4"
+_INPUT = re.compile(r"\s*Input\s*:\s*(\S.*)$", re.I)
+_OUTPUT = re.compile(r"\s*Output\s*:\s*(\S.*)$", re.I)
+_FOR = re.compile(r"\s*For\s+(.+?),?\s+the\s+(?:output|result)\s+(?:should\s+be|is)\s+(.+)$", re.I)
 _DECIMALS = re.compile(r"\d\.(\d+)")
 _WORDS = {"true": True, "false": False, "none": None, "null": None}
 _NOTHING = object()
@@ -64,6 +70,8 @@ def example_tests(task: Task) -> str | None:
     if re.search(r"\bany order\b", text, re.I):
         return None
     found = _doctest_examples(text, name) + _inline_examples(text, name)
+    if fn is not None:
+        found += _stated_examples(text, fn)
     bodies = []
     for ex in _consistent(found):
         body = _assertion(ex) if fn is None or _fits(ex.call, fn) else None
@@ -170,6 +178,68 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
             elif call is not None and want is not _NOTHING:
                 (equals if sep.group(1) else out).append(_Example(call, want, shown))
     return out if defines else out + equals
+
+
+def _stated_examples(text: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[_Example]:
+    """`Input: a = [1, 2], k = 3` (or the one argument alone) with `Output: 4` on one of the next
+    lines, and `For a = [1, 2] the output should be 4`. Only from a signature: its parameters say
+    which argument is which, and the call is written with positional arguments, so a candidate
+    that renames a parameter is not failed for it."""
+    lines = text.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if len(line) > MAX_LINE or _NOT_WANTED.search(line):
+            continue
+        given, shown = _stated(line, lines[i + 1 : i + 4])
+        call = _positional_call(given, fn) if given else None
+        if call is None:
+            continue
+        want, written = _literal_prefix(shown)
+        if want is not _NOTHING:
+            out.append(_Example(call, want, written))
+    return out
+
+
+def _stated(line: str, following: list[str]) -> tuple[str, str]:
+    """(the arguments, the result) as a `For ...` line or an `Input:` line and its `Output:`."""
+    found = _FOR.match(line)
+    if found:
+        return found.group(1), found.group(2)
+    found = _INPUT.match(line)
+    if not found:
+        return "", ""
+    for later in following:
+        if _INPUT.match(later) or len(later) > MAX_LINE or _NOT_WANTED.search(later):
+            break
+        output = _OUTPUT.match(later)
+        if output:
+            return found.group(1), output.group(1)
+    return "", ""
+
+
+def _positional_call(given: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """`fn(given)` with keyword arguments put in the signature's order: "a = [1], k = 3" gives
+    `f([1], 3)`. None unless every argument is a literal and they fill the first parameters."""
+    source = f"{fn.name}({given.strip()})"
+    tree = parse(source)
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return None
+    node = tree.body[0].value
+    found = literal_arguments(node, fn.name)
+    if not isinstance(node, ast.Call) or found is None:
+        return None
+    if not all(_usable(v) for v in [*found[0], *found[1].values()]):
+        return None
+    params = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args)]
+    named = {str(k.arg): k.value for k in node.keywords}
+    rest = params[len(node.args) : len(node.args) + len(named)]
+    if set(rest) != set(named):
+        return None
+    args = [*node.args, *(named[p] for p in rest)]
+    try:
+        return ast.unparse(ast.Call(func=node.func, args=args, keywords=[]))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _call(source: str, name: str) -> str | None:
