@@ -74,7 +74,7 @@ def test_one_line_examples(line: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "    tri(n) = 1 + n / 2, if n is even.",  # a definition, not a call's result
+        "    f(n) = 1 + n / 2, if n is even.",  # a definition, not a call's result
         "    f('5 apples', 19) -> 19 - 5 - 6 = 8",  # the result is 8, not 19
         "    f(a) => False",  # a name, not a literal argument
         "    f(x=[1, 2]) is sorted",  # prose
@@ -89,6 +89,8 @@ def test_one_line_examples(line: str, expected: str) -> None:
         "    f(1) -> 1, 2, or 3",  # prose, not a tuple
         "    currently f(2) returns 5, but it should return 4",  # what is wrong, not wanted
         "    f(0x" + "f" * 4000 + ") -> 1",  # an int too long to print
+        "    f(1) -> " + "7" * 400,  # its first 300 digits are not the result
+        "    Input: 2\n    5 7\n    Output: 12",  # an input that goes on past its first line
     ],
 )
 def test_lines_that_are_not_clear_examples_are_left_out(line: str) -> None:
@@ -110,10 +112,16 @@ def test_a_task_that_defines_with_equals_gives_no_equals_examples() -> None:
             "    tri(2) = 1 + (2 / 2) = 2\n", definition + "\n"
         )
         assert examples_of(alone) == ["assert tri(3) == [1, 3, 2, 8]"], definition
+    in_words = "    tri(1) = 3, and tri(n) is 1 + n / 2 for even n.\n    tri(3) -> [1, 3, 2, 8]\n"
+    assert examples_of(f'def tri(n):\n    """Terms.\n\n{in_words}    """\n') == [
+        "assert tri(3) == [1, 3, 2, 8]"  # 3 is not a list: that `=` gives a term, not a result
+    ]
     plain = task.replace("    tri(n) = tri(n - 1) + 2, if n is odd.\n", "").replace(
         "    tri(2) = 1 + (2 / 2) = 2\n", ""
     )
-    assert examples_of(plain) == ["assert tri(3) == [1, 3, 2, 8]", "assert tri(1) == 3"]
+    assert examples_of(plain) == ["assert tri(3) == [1, 3, 2, 8]"]  # the types still disagree
+    alone = plain.replace("    tri(3) -> [1, 3, 2, 8]\n", "    tri(3) = 8\n")
+    assert examples_of(alone) == ["assert tri(1) == 3", "assert tri(3) == 8"]
 
 
 def test_input_and_output_lines_are_read_by_the_signatures_parameter_names() -> None:
@@ -164,13 +172,29 @@ def test_tasks_whose_examples_do_not_show_a_return_value_give_none() -> None:
         assert example_tests(parse_task(task)) is None
 
 
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "If there are multiple answers, return any of them.",
+        "The order of the output does not matter.",
+        "Return the pairs in any order.",
+    ],
+)
+def test_a_task_that_takes_any_of_several_answers_gives_no_examples(remark: str) -> None:
+    task = f'def f(x):\n    """Pairs. {remark}\n\n    Input: x = 2\n    Output: [1, 2]\n    """\n'
+    assert example_tests(parse_task(task)) is None
+    assert examples_of(task.replace(remark, "")) == ["assert f(2) == [1, 2]"]
+
+
 def test_a_pathological_line_is_read_in_linear_time() -> None:
     # every `f(` tried against every later `)` took hours on lines like these; a subprocess
     # bounds the wait should that come back
     script = (
         "from localcode.examples import example_tests\n"
         "from localcode.task import parse_task\n"
-        "for line in ['f(a)' * 25_000, 'f(1) -> [' + '1,' * 50_000, 'f(1) -> ' + 'x' * 100_000]:\n"
+        "spaced = '\\n    '.join(['For' + ' ' * 990 + 'x'] * 100)\n"
+        "for line in ['f(a)' * 25_000, 'f(1) -> [' + '1,' * 50_000, 'f(1) -> ' + 'x' * 100_000,\n"
+        "             spaced]:\n"
         '    task = \'def f(x):\\n    """Does f.\\n\\n    \' + line + \'\\n    """\\n\'\n'
         "    assert example_tests(parse_task(task)) is None\n"
     )

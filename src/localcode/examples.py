@@ -9,7 +9,7 @@ examples wrong never wins over one that gets them right.
 
 Only plain calls of the entry point with literal arguments that fit its signature, and a literal
 result, are taken. Anything else (prints, variables, prose, `...`, a call shown with two different
-results, a task that accepts any order) is left out rather than guessed at. Nothing in the task is
+results, a task that accepts any order or any of several answers) is left out rather than guessed at. Nothing in the task is
 ever run to read it: only `ast.parse` and `ast.literal_eval`, on bounded text.
 """
 
@@ -42,7 +42,13 @@ _NOT_WANTED = re.compile(r"\b(?:currently|instead|got|actual|wrong|bug|incorrect
 # the output should be 4"
 _INPUT = re.compile(r"\s*Input\s*:\s*(\S.*)$", re.I)
 _OUTPUT = re.compile(r"\s*Output\s*:\s*(\S.*)$", re.I)
-_FOR = re.compile(r"\s*For\s+(.+?),?\s+the\s+(?:output|result)\s+(?:should\s+be|is)\s+(.+)$", re.I)
+_FOR = re.compile(
+    r"\s*For\s+(\S.*?),?\s+the\s+(?:output|result)\s+(?:should\s+be|is)\s+(.+)$", re.I
+)
+# a task that takes more than one answer: an example shows one of them
+_ANY_ANSWER = re.compile(
+    r"\bany order\b|\bany of them\b|\border\b[^.\n]{0,40}\bdoes(?:n't| not) matter\b", re.I
+)
 _DECIMALS = re.compile(r"\d\.(\d+)")
 _WORDS = {"true": True, "false": False, "none": None, "null": None}
 _NOTHING = object()
@@ -67,7 +73,7 @@ def example_tests(task: Task) -> str | None:
         text = ast.get_docstring(fn) or ""
     else:
         text = task.text
-    if re.search(r"\bany order\b", text, re.I):
+    if _ANY_ANSWER.search(text):
         return None
     found = _doctest_examples(text, name) + _inline_examples(text, name)
     if fn is not None:
@@ -157,8 +163,9 @@ def _compared(source: str, name: str, shown: object) -> tuple[str | None, object
 
 def _inline_examples(text: str, name: str) -> list[_Example]:
     """`f(x) -> y` and the like, one per call on a line. `f(x) = y` is read too, unless the task
-    also writes `=` after a call that is not literal or before a result that is not: there `=`
-    defines ("tri(n) = 1 + n / 2", "tri(1) = 3" of a function that returns a list)."""
+    also writes `=` after a call that is not literal or before a result that is not, or shows a
+    result of another type with another separator: there `=` defines ("tri(n) = 1 + n / 2";
+    "tri(1) = 3" of a function that returns a list)."""
     out: list[_Example] = []
     equals: list[_Example] = []  # `f(x) = y`
     defines = False
@@ -177,12 +184,15 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
                 defines = True
             elif call is not None and want is not _NOTHING:
                 (equals if sep.group(1) else out).append(_Example(call, want, shown))
+    kinds = {type(e.want) for e in out}
+    if kinds and any(type(e.want) not in kinds for e in equals):
+        defines = True
     return out if defines else out + equals
 
 
 def _stated_examples(text: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[_Example]:
-    """`Input: a = [1, 2], k = 3` (or the one argument alone) with `Output: 4` on one of the next
-    lines, and `For a = [1, 2] the output should be 4`. Only from a signature: its parameters say
+    """`Input: a = [1, 2], k = 3` (or the one argument alone) with `Output: 4` on the next line
+    that is not blank, and `For a = [1, 2] the output should be 4`. Only from a signature: its parameters say
     which argument is which, and the call is written with positional arguments, so a candidate
     that renames a parameter is not failed for it."""
     lines = text.splitlines()
@@ -208,13 +218,11 @@ def _stated(line: str, following: list[str]) -> tuple[str, str]:
     found = _INPUT.match(line)
     if not found:
         return "", ""
-    for later in following:
-        if _INPUT.match(later) or len(later) > MAX_LINE or _NOT_WANTED.search(later):
-            break
-        output = _OUTPUT.match(later)
-        if output:
-            return found.group(1), output.group(1)
-    return "", ""
+    later = next((f for f in following if f.strip()), "")
+    output = _OUTPUT.match(later)
+    if output is None or len(later) > MAX_LINE or _NOT_WANTED.search(later):
+        return "", ""  # another line between: the input may go on there ("Input: 2", "5 7")
+    return found.group(1), output.group(1)
 
 
 def _positional_call(given: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -300,11 +308,14 @@ def _literal(text: str) -> object:
 def _literal_prefix(text: str) -> tuple[object, str]:
     """The literal that starts `text` ("9.", "True  # note"), if only a remark follows it:
     in "19 - 5 - 6 = 8" the 19 is not the result. Returns (value, as written)."""
-    text = text.strip()[:MAX_RESULT]
+    whole = text.strip()
+    text = whole[:MAX_RESULT]
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1]  # a full stop: "f(2) == 5." shows 5, not 5.0
-    ends = sorted({len(text), *(m.start() for m in _RESULT_END.finditer(text))}, reverse=True)
-    for end in ends[:MAX_CALLS_PER_LINE]:
+    cuts = {m.start() for m in _RESULT_END.finditer(text)}
+    if len(whole) <= MAX_RESULT:  # a cut is not an end: it would read 2**1000's first digits
+        cuts.add(len(text))
+    for end in sorted(cuts, reverse=True)[:MAX_CALLS_PER_LINE]:
         value = _literal(text[:end])
         if value is not _NOTHING:
             return value, text[:end].strip()
