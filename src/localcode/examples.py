@@ -9,8 +9,9 @@ examples wrong never wins over one that gets them right.
 
 Only plain calls of the entry point with literal arguments that fit its signature, and a literal
 result, are taken. Anything else (prints, variables, prose, `...`, a call shown with two different
-results, a task that accepts any order or any of several answers) is left out rather than guessed at. Nothing in the task is
-ever run to read it: only `ast.parse` and `ast.literal_eval`, on bounded text.
+results, a task that accepts any order or any of several answers, one that works in place) is left
+out rather than guessed at. Nothing in the task is ever run to read it: only `ast.parse` and
+`ast.literal_eval`, on bounded text.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ _FOR = re.compile(
 _ANY_ANSWER = re.compile(
     r"\bany order\b|\bany of them\b|\border\b[^.\n]{0,40}\bdoes(?:n't| not) matter\b", re.I
 )
+# a task that changes its argument: an example shows the argument afterwards, not what it returns
+_IN_PLACE = re.compile(r"\bin[- ]place\b", re.I)
 _DECIMALS = re.compile(r"\d\.(\d+)")
 _WORDS = {"true": True, "false": False, "none": None, "null": None}
 _NOTHING = object()
@@ -73,7 +76,7 @@ def example_tests(task: Task) -> str | None:
         text = ast.get_docstring(fn) or ""
     else:
         text = task.text
-    if _ANY_ANSWER.search(text):
+    if _ANY_ANSWER.search(text) or _IN_PLACE.search(text):
         return None
     found = _doctest_examples(text, name) + _inline_examples(text, name)
     if fn is not None:
