@@ -182,6 +182,8 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
             if sep is None:
                 continue
             call = _call(line[m.start() : end], name)
+            if call is None and not sep.group(1):
+                continue  # only a call after which `=` follows matters when it is not literal
             want, shown = _literal_prefix(sep.group(2))
             if sep.group(1) and (call is None or want is _NOTHING):
                 defines = True
@@ -195,9 +197,9 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
 
 def _stated_examples(text: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[_Example]:
     """`Input: a = [1, 2], k = 3` (or the one argument alone) with `Output: 4` on the next line
-    that is not blank, and `For a = [1, 2] the output should be 4`. Only from a signature: its parameters say
-    which argument is which, and the call is written with positional arguments, so a candidate
-    that renames a parameter is not failed for it."""
+    that is not blank, and `For a = [1, 2] the output should be 4`. Only from a signature: its
+    parameters say which argument is which, and the call is written with positional arguments,
+    so a candidate that renames a parameter is not failed for it."""
     lines = text.splitlines()
     out = []
     for i, line in enumerate(lines):
@@ -231,15 +233,8 @@ def _stated(line: str, following: list[str]) -> tuple[str, str]:
 def _positional_call(given: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """`fn(given)` with keyword arguments put in the signature's order: "a = [1], k = 3" gives
     `f([1], 3)`. None unless every argument is a literal and they fill the first parameters."""
-    source = f"{fn.name}({given.strip()})"
-    tree = parse(source)
-    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
-        return None
-    node = tree.body[0].value
-    found = literal_arguments(node, fn.name)
-    if not isinstance(node, ast.Call) or found is None:
-        return None
-    if not all(_usable(v) for v in [*found[0], *found[1].values()]):
+    node = _literal_call(f"{fn.name}({given.strip()})", fn.name)
+    if node is None:
         return None
     params = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args)]
     named = {str(k.arg): k.value for k in node.keywords}
@@ -247,14 +242,17 @@ def _positional_call(given: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     if set(rest) != set(named):
         return None
     args = [*node.args, *(named[p] for p in rest)]
-    try:
-        return ast.unparse(ast.Call(func=node.func, args=args, keywords=[]))
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
+    return _unparse(ast.Call(func=node.func, args=args, keywords=[]))
 
 
 def _call(source: str, name: str) -> str | None:
     """`source` if it is one call of `name` with literal arguments, normalised; else None."""
+    node = _literal_call(source, name)
+    return _unparse(node) if node is not None else None
+
+
+def _literal_call(source: str, name: str) -> ast.Call | None:
+    """`source` parsed, if it is one call of `name` whose arguments are usable literals."""
     tree = parse(source)
     if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
         return None
@@ -262,6 +260,10 @@ def _call(source: str, name: str) -> str | None:
     found = literal_arguments(node, name)
     if found is None or not all(_usable(v) for v in [*found[0], *found[1].values()]):
         return None
+    return node if isinstance(node, ast.Call) else None
+
+
+def _unparse(node: ast.AST) -> str | None:
     try:
         return ast.unparse(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
