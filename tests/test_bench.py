@@ -402,6 +402,9 @@ def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: 
     assert by_key[("best-of-n", "mock/dupes")]["hidden_passed"] is False
     assert by_key[("best-of-n", "mock/dupes")]["missed"] is True
     assert by_key[("best-of-n", "mock/unsolved")]["missed"] is False  # no candidate defines add
+    assert by_key[("greedy", "mock/dupes")]["winner"] is None  # one sample: nothing chosen
+    assert by_key[("best-of-n", "mock/dupes")]["winner"] in {f"r0c{i} sample" for i in range(4)}
+    assert by_key[("best-of-n", "mock/dupes")]["winner"] != "r0c0 sample"  # NO_DEDUPE lost
     rows = table(proc.stdout)
     assert rows["greedy"][5] == "0" and rows["best-of-n"][5] == "1"  # the "missed" column
 

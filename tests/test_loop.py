@@ -68,6 +68,23 @@ def test_mixed_rounds_resample_fresh_candidates_too(demo_task: str) -> None:
     assert len(set(seeds)) == 4
 
 
+def test_fresh_later_rounds_sample_anew_instead_of_repairing(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    shown = io.StringIO()
+    result = solve(
+        demo_task,
+        cfg(later_rounds="fresh", n_candidates=2, max_iters=2),
+        backend=backend,
+        on_event=Progress(shown, 2, later_rounds="fresh"),
+    )
+    assert [r.kind for r in result.rounds] == ["initial", "fresh"]
+    assert [c.origin for c in result.rounds[1].candidates] == ["sample", "sample"]
+    assert [prompts.kind_of(call.messages) for call in backend.history[1:]] == ["code", "code"]
+    seeds = [c.seed for r in result.rounds for c in r.candidates]
+    assert len(set(seeds)) == 4
+    assert "=== Round 1: generating 2 fresh candidates in parallel ===" in shown.getvalue()
+
+
 def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> None:
     backend = MockBackend("fix")
     result = solve(demo_task, cfg(), backend=backend)

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from . import __version__
 from . import models as models_mod
 from .backends import BACKENDS
-from .config import AgentConfig, default_ollama_url
+from .config import LATER_ROUNDS, AgentConfig, default_ollama_url
 from .errors import LocalCodeError, UsageError
 from .extract import test_names
 from .loop import Event, solve
@@ -81,10 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     loop.add_argument(
         "--later-rounds",
-        choices=["mixed", "fix"],
+        choices=LATER_ROUNDS,
         default="mixed",
-        help="mixed: half fixes of the best, half fresh samples (default); "
-        "fix: all fixes (the prototype)",
+        help="rounds after the first, while the best fails: mixed: half fixes of the best, "
+        "half fresh samples (default); fix: all fixes (the prototype); fresh: all fresh samples",
     )
     loop.add_argument(
         "--no-examples",
@@ -253,7 +253,11 @@ def run_main(argv: Sequence[str]) -> int:
     if args.output:
         _check_writable(args.output)
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
-    progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, args.verbose)
+    progress = (
+        None
+        if args.quiet
+        else Progress(sys.stderr, cfg.n_candidates, args.verbose, cfg.later_rounds)
+    )
     code = read_text_file(args.code, "Code file") if args.code else None
     result = solve(task, cfg, on_event=progress, tests=tests, code=code)
     if args.json:
@@ -295,8 +299,11 @@ def _check_writable(path: str) -> None:
 class Progress:
     """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
 
-    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
+    def __init__(
+        self, stream: TextIO, n: int, verbose: bool = False, later_rounds: str = "mixed"
+    ) -> None:
         self.out, self.n, self.verbose = stream, n, verbose
+        self.later_rounds = later_rounds
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
@@ -324,8 +331,12 @@ class Progress:
         what = {
             "given": "scoring the given code",
             "initial": f"generating {n} candidate solutions in parallel",
-            "fresh": f"generating {n} fresh candidates in parallel: others that pass the same "
-            "tests disagree with the best",
+            "fresh": f"generating {n} fresh candidates in parallel"
+            + (
+                ""
+                if self.later_rounds == "fresh"
+                else ": others that pass the same tests disagree with the best"
+            ),
             "fix": f"generating {n} fix candidates in parallel",
             "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
         }[ev.detail]

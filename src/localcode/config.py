@@ -21,7 +21,9 @@ class AgentConfig:
     max_tokens: int = 1024  # per code generation
     max_test_tokens: int = 1024  # per test generation
     ranking: str = "codet"  # see ranking.RANKINGS: "codet" or "plain" (the prototype's)
-    later_rounds: str = "mixed"  # "mixed": half repairs of the best, half fresh; "fix": all repairs
+    # rounds after the first, while the best fails: "mixed" half repairs of the best, half fresh
+    # samples; "fix" all repairs (the prototype); "fresh" all fresh samples
+    later_rounds: str = "mixed"
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     sandbox: str = "auto"  # "auto" | "strict" | "none"
     # backend options
@@ -56,12 +58,15 @@ class AgentConfig:
             raise UsageError(f"--temperature must be 0 or more (got {self.temperature}).")
         if self.sandbox not in ("auto", "strict", "none"):
             raise UsageError(f"--sandbox must be auto, strict or none (got '{self.sandbox}').")
-        if self.later_rounds not in ("fix", "mixed"):
+        if self.later_rounds not in LATER_ROUNDS:
             raise UsageError(
-                f"--later-rounds must be 'fix' or 'mixed' (got '{self.later_rounds}')."
+                f"--later-rounds must be mixed, fix or fresh (got '{self.later_rounds}')."
             )
         if self.max_parallel is not None and self.max_parallel < 1:
             raise UsageError("--max-parallel must be at least 1.")
+
+
+LATER_ROUNDS = ("mixed", "fix", "fresh")
 
 
 def default_ollama_url() -> str:

@@ -59,7 +59,8 @@ class Round:
 
     index: int
     kind: str  # "given" (the user's --code), "initial", "fix", "mixed" (fixes + fresh samples)
-    # or "fresh" (fresh samples only: the best passes, but rivals behave otherwise)
+    # or "fresh" (fresh samples only: the best passes but rivals behave otherwise, or
+    # --later-rounds fresh)
     candidates: list[Candidate] = field(default_factory=list)
     best_label: str | None = None  # best candidate overall after this round
     best_score: float = 0.0

@@ -122,6 +122,7 @@ def run_one(
         final_code=attempt.code,
         notes=attempt.notes,
         missed=not run.all_passed and _another_passes(problem, attempt, limits),
+        winner=attempt.winner,
     )
 
 

@@ -34,6 +34,7 @@ class Outcome:
     # another of its candidates passes the hidden tests, the chosen one does not (None: unknown,
     # e.g. a line from before this was recorded): what a better selection could have won
     missed: bool | None = None
+    winner: str | None = None  # the chosen candidate: "r1c2 fix" (round, index, origin); loops only
     settings: dict[str, Any] = field(default_factory=dict)  # model, seed, N...: what made it
 
     @property

@@ -26,6 +26,7 @@ class Attempt:
     rounds: int | None = None
     notes: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)  # every code it produced, chosen or not
+    winner: str | None = None  # how the chosen code was made: "r1c2 fix" (round, index, origin)
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -61,6 +62,7 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         rounds=result.rounds_used,
         notes=list(result.notes),
         candidates=[c.code for r in result.rounds for c in r.candidates if c.code],
+        winner=f"{result.best.label} {result.best.origin}" if result.best else None,
     )
 
 
