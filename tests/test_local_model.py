@@ -69,6 +69,11 @@ def test_the_models_sampling_advice_reaches_the_sampler(model_file: Path) -> Non
     known = LocalBackend.from_config(AgentConfig(model=SMALL, n_candidates=1, ctx_size=512))
     known.close()
     assert known.sampling == {"top_k": 20, "top_p": 0.8}
+    by_path = LocalBackend.from_config(
+        AgentConfig(model_path=str(model_file), n_candidates=1, ctx_size=512)
+    )
+    by_path.close()  # the same file given by path is still that model
+    assert by_path.sampling == {"top_k": 20, "top_p": 0.8}
     b = LocalBackend(model_file, slots=2, ctx_size=1024, sampling={"top_k": 1})
     try:  # top_k 1 leaves one choice per step: every seed writes the same reply
         replies = b.complete(code_messages(), n=2, temperature=0.8, seed=0, max_tokens=48)

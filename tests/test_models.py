@@ -344,6 +344,22 @@ def test_model_path_needs_an_existing_gguf_file(tmp_path: Path) -> None:
     assert models.resolve("qwen2.5-coder-1.5b", str(good)) == good
 
 
+def test_a_model_path_is_identified_as_a_known_model_only_by_its_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tiny = tiny_model()
+    monkeypatch.setattr(models, "MODELS", {tiny.name: tiny})
+    same = tmp_path / "renamed.gguf"
+    same.write_bytes(PAYLOAD)
+    assert models.identify(same) == tiny
+    other = tmp_path / "tiny.gguf"  # the known name and size, other bytes
+    other.write_bytes(PAYLOAD[:-1] + b"x")
+    assert models.identify(other) is None
+    shorter = tmp_path / "short.gguf"
+    shorter.write_bytes(PAYLOAD[:-1])
+    assert models.identify(shorter) is None
+
+
 def test_unknown_model_lists_the_known_ones() -> None:
     with pytest.raises(UsageError, match="qwen2.5-coder-1.5b, qwen2.5-coder-0.5b"):
         models.resolve("gpt-5", None)

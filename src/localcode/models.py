@@ -155,6 +155,18 @@ def resolve(name: str | None, path: str | None) -> Path:
     return installed_path(name or DEFAULT_MODEL)
 
 
+def identify(path: Path) -> KnownModel | None:
+    """The known model a user-given file is (same size and sha256), so that it samples as its
+    makers advise; None for any other file. A file of another size is not hashed."""
+    st = path.stat()
+    for model in MODELS.values():
+        if st.st_size == model.size:
+            digest = _cached_hash(path, st) or sha256_file(path)
+            if digest == model.sha256:
+                return model
+    return None
+
+
 def check_gguf(path: str | os.PathLike[str]) -> Path:
     """A user-given model file: it must exist and start with the GGUF magic bytes."""
     p = Path(path).expanduser()

@@ -55,7 +55,10 @@ class LocalBackend:
         if cfg.threads is not None and cfg.threads < 1:
             raise UsageError(f"--threads must be at least 1 (got {cfg.threads}).")
         path = models.resolve(cfg.model, cfg.model_path)
-        known = None if cfg.model_path else models.get_model(cfg.model or models.DEFAULT_MODEL)
+        if cfg.model_path:  # a known model's file brings its sampling advice wherever it lies
+            known = models.identify(path)
+        else:
+            known = models.get_model(cfg.model or models.DEFAULT_MODEL)
         return cls(
             path,
             slots=cfg.max_parallel or cfg.n_candidates,
