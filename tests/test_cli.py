@@ -47,6 +47,10 @@ def test_fix_scenario_shows_the_fix_round() -> None:
     assert "=== Rounds used: 2 ===" in proc.stdout
     proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fix")
     assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr
+    proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fresh")
+    assert "=== Round 1: generating 4 fresh candidates in parallel ===" in proc.stderr
+    proc = localcode("--backend", "mock", "--later-rounds", "fresher")
+    assert proc.returncode == 2 and "invalid choice: 'fresher'" in proc.stderr
 
 
 def test_json_output_is_the_whole_result() -> None:

@@ -75,7 +75,7 @@ def test_fresh_later_rounds_sample_anew_instead_of_repairing(demo_task: str) -> 
         demo_task,
         cfg(later_rounds="fresh", n_candidates=2, max_iters=2),
         backend=backend,
-        on_event=Progress(shown, 2, later_rounds="fresh"),
+        on_event=Progress(shown, 2),
     )
     assert [r.kind for r in result.rounds] == ["initial", "fresh"]
     assert [c.origin for c in result.rounds[1].candidates] == ["sample", "sample"]
@@ -411,7 +411,10 @@ MISREAD_TESTS = DEMO_TESTS.replace(
 )
 
 
-def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> None:
+@pytest.mark.parametrize("later_rounds", ["mixed", "fresh"])
+def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples(
+    later_rounds: str,
+) -> None:
     replies = [
         MISREAD_TESTS,
         fenced(NO_DEDUPE),
@@ -425,7 +428,10 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples() -> 
     shown = io.StringIO()
     progress = Progress(shown, 2)  # the command's progress lines name the new kind of round
     result = solve(
-        DISPUTE_TASK, cfg(n_candidates=2, max_iters=3), backend=backend, on_event=progress
+        DISPUTE_TASK,
+        cfg(n_candidates=2, max_iters=3, later_rounds=later_rounds),
+        backend=backend,
+        on_event=progress,
     )
     assert "=== Round 1: generating 2 fresh candidates in parallel: others" in shown.getvalue()
     no_dedupe, correct = result.rounds[0].candidates

@@ -344,6 +344,20 @@ def test_model_path_needs_an_existing_gguf_file(tmp_path: Path) -> None:
     assert models.resolve("qwen2.5-coder-1.5b", str(good)) == good
 
 
+def test_an_unreadable_model_path_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = tmp_path / "locked.gguf"
+    locked.write_bytes(b"GGUF\x03\x00\x00\x00")
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")  # as for a user without read access
+
+    monkeypatch.setattr(Path, "open", refuse)  # root reads any file, so chmod cannot show it
+    with pytest.raises(ModelError, match=r"Can't read the model file .*\(Permission denied\)"):
+        models.resolve(None, str(locked))
+
+
 def test_a_model_path_is_identified_as_a_known_model_only_by_its_bytes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -355,9 +369,19 @@ def test_a_model_path_is_identified_as_a_known_model_only_by_its_bytes(
     other = tmp_path / "tiny.gguf"  # the known name and size, other bytes
     other.write_bytes(PAYLOAD[:-1] + b"x")
     assert models.identify(other) is None
+    link = tmp_path / "link.gguf"  # a link finds the hash recorded beside the file it names
+    link.symlink_to(same)
+    models._write_sidecar(same, same.stat(), tiny.sha256)
     shorter = tmp_path / "short.gguf"
     shorter.write_bytes(PAYLOAD[:-1])
-    assert models.identify(shorter) is None
+
+    def no_hashing(path: Path) -> str:
+        raise AssertionError(f"{path} was hashed")
+
+    monkeypatch.setattr(models, "sha256_file", no_hashing)
+    assert models.identify(link) == tiny
+    assert models.identify(shorter) is None  # another size: not even hashed
+    assert models.identify(tmp_path / "gone.gguf") is None
 
 
 def test_unknown_model_lists_the_known_ones() -> None:

@@ -253,11 +253,7 @@ def run_main(argv: Sequence[str]) -> int:
     if args.output:
         _check_writable(args.output)
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
-    progress = (
-        None
-        if args.quiet
-        else Progress(sys.stderr, cfg.n_candidates, args.verbose, cfg.later_rounds)
-    )
+    progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, args.verbose)
     code = read_text_file(args.code, "Code file") if args.code else None
     result = solve(task, cfg, on_event=progress, tests=tests, code=code)
     if args.json:
@@ -299,11 +295,8 @@ def _check_writable(path: str) -> None:
 class Progress:
     """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
 
-    def __init__(
-        self, stream: TextIO, n: int, verbose: bool = False, later_rounds: str = "mixed"
-    ) -> None:
+    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
         self.out, self.n, self.verbose = stream, n, verbose
-        self.later_rounds = later_rounds
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
@@ -331,12 +324,9 @@ class Progress:
         what = {
             "given": "scoring the given code",
             "initial": f"generating {n} candidate solutions in parallel",
-            "fresh": f"generating {n} fresh candidates in parallel"
-            + (
-                ""
-                if self.later_rounds == "fresh"
-                else ": others that pass the same tests disagree with the best"
-            ),
+            "fresh": f"generating {n} fresh candidates in parallel",
+            "vote": f"generating {n} fresh candidates in parallel: others that pass the same "
+            "tests disagree with the best",
             "fix": f"generating {n} fix candidates in parallel",
             "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
         }[ev.detail]

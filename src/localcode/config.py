@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from .errors import UsageError
 
+LATER_ROUNDS = ("mixed", "fix", "fresh")  # what rounds after the first sample (--later-rounds)
+
 
 @dataclass
 class AgentConfig:
@@ -64,9 +66,6 @@ class AgentConfig:
             )
         if self.max_parallel is not None and self.max_parallel < 1:
             raise UsageError("--max-parallel must be at least 1.")
-
-
-LATER_ROUNDS = ("mixed", "fix", "fresh")
 
 
 def default_ollama_url() -> str:

@@ -39,7 +39,8 @@ EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests the
 @dataclass(frozen=True)
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
-    tests, tests_ready, round, generated, scored, round_done, stop."""
+    tests, tests_ready, round, generated, scored, round_done, stop. A round's detail is its
+    kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass."""
 
     kind: str
     round: int = -1
@@ -254,7 +255,10 @@ class _Run:
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: str, ranking: Ranking) -> Round:
         n = self.cfg.n_candidates
-        self.emit(Event("round", r, detail=kind))
+        # a fresh round while the best passes is a vote on a dispute; the UI says so
+        self.emit(
+            Event("round", r, detail="vote" if kind == "fresh" and self._passes(ranking) else kind)
+        )
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]

@@ -157,13 +157,19 @@ def resolve(name: str | None, path: str | None) -> Path:
 
 def identify(path: Path) -> KnownModel | None:
     """The known model a user-given file is (same size and sha256), so that it samples as its
-    makers advise; None for any other file. A file of another size is not hashed."""
-    st = path.stat()
-    for model in MODELS.values():
-        if st.st_size == model.size:
-            digest = _cached_hash(path, st) or sha256_file(path)
-            if digest == model.sha256:
-                return model
+    makers advise; None for any other file, or one that cannot be read. A file of another size
+    is not hashed; a link into the models folder uses the pull's recorded hash. Nothing is
+    written next to the user's file, so a copy elsewhere is hashed on each run (~0.7 s/GB)."""
+    try:
+        real = path.resolve()
+        st = real.stat()
+        for model in MODELS.values():
+            if st.st_size == model.size:
+                digest = _cached_hash(real, st) or sha256_file(real)
+                if digest == model.sha256:
+                    return model
+    except OSError:  # no advice is no reason to stop: the load reports a file it cannot read
+        return None
     return None
 
 
@@ -172,8 +178,12 @@ def check_gguf(path: str | os.PathLike[str]) -> Path:
     p = Path(path).expanduser()
     if not p.is_file():
         raise ModelError(f"No model file at {p}; pass an existing .gguf file to --model-path.")
-    with p.open("rb") as f:
-        magic = f.read(len(GGUF_MAGIC))
+    try:
+        with p.open("rb") as f:
+            magic = f.read(len(GGUF_MAGIC))
+    except OSError as exc:
+        msg = f"Can't read the model file {p} ({exc.strerror}); check its permissions."
+        raise ModelError(msg) from None
     if magic != GGUF_MAGIC:
         raise ModelError(
             f"{p} is not a GGUF model file (it does not start with 'GGUF'); "
