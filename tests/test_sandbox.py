@@ -154,6 +154,36 @@ def test_the_cold_runner_says_whether_the_solution_raised():
     }
 
 
+HASH_TESTS = """
+import sys
+
+def test_strings_hash_as_with_the_pinned_seed():
+    assert hash("localcode") == {expected}
+
+def test_the_working_directory_is_not_on_the_import_path():
+    assert "" not in sys.path
+"""
+
+
+def test_every_run_hashes_strings_alike(pool):
+    # Set order of strings follows their hashes: with a seed of its own per worker process, the
+    # same program would answer in another order (and pass other tests) on another worker.
+    import subprocess
+    import sys
+
+    from localcode.sandbox.cold import run_tests_cold
+    from localcode.sandbox.records import HASH_SEED
+
+    env = {"PYTHONHASHSEED": HASH_SEED}
+    out = subprocess.run(
+        [sys.executable, "-c", "print(hash('localcode'))"], env=env, capture_output=True, text=True
+    )
+    tests = HASH_TESTS.format(expected=int(out.stdout))
+    runs = [run(pool, "x = 1\n", tests) for _ in range(4)]  # both workers, twice each
+    for result in runs + [run_tests_cold("x = 1\n", tests)]:
+        assert result.error is None and result.all_passed, result
+
+
 def test_exceptions_cross_with_their_builtin_type(pool):
     code = "class BadInput(ValueError):\n    pass\n\ndef check(x):\n    raise BadInput('no')\n"
     tests = "import pytest\n\ndef test_raises():\n    with pytest.raises(ValueError, match='no'):\n        check(1)\n"

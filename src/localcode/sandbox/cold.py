@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..extract import test_names
-from .records import Limits, TestResult, TestRun
+from .records import HASH_SEED, Limits, TestResult, TestRun
 
 PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
 MAX_MESSAGE_LINES = 8
@@ -161,6 +161,7 @@ def _scrubbed_env(work: Path) -> dict[str, str]:
     env.update(
         HOME=str(work),
         TMPDIR=str(work),
+        PYTHONHASHSEED=HASH_SEED,
         PYTHONDONTWRITEBYTECODE="1",
         PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
         OPENBLAS_NUM_THREADS="1",

@@ -13,14 +13,16 @@ from typing import IO, Any
 
 from ..config import usable_cpus
 from ..errors import SandboxError
-from .records import IsolationStatus
+from .records import HASH_SEED, IsolationStatus
 
 _SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The worker needs only the sandbox. Registering `localcode` as a bare package skips its
 # __init__ (the agent loop and HTTP backends: ~60 modules, ~4.5 MB) that every per-candidate fork
-# would otherwise copy and tear down again.
+# would otherwise copy and tear down again. Its first act drops the '' (the working directory)
+# that `-c` puts on sys.path, as `-I` would (see _Worker).
 _BOOT = (
-    f"import sys, types; sys.path.insert(0, {_SRC!r}); "
+    "import sys; sys.path[:] = [p for p in sys.path if p]; "
+    f"import types; sys.path.insert(0, {_SRC!r}); "
     "package = types.ModuleType('localcode'); "
     f"package.__path__ = [{os.path.join(_SRC, 'localcode')!r}]; "
     "sys.modules['localcode'] = package; "
@@ -38,8 +40,14 @@ class _Worker:
     """One worker process and its pipes."""
 
     def __init__(self, slot: int) -> None:
+        # Not `-I`: it ignores PYTHONHASHSEED, and each worker would hash strings its own way,
+        # so a program that returns `list(set(words))` would answer in another order (and pass
+        # other tests, and look like another behaviour) depending on which worker ran it. The
+        # environment is built here from nothing, which is what -I's -E ensures; -s keeps the
+        # user's site-packages out, and _BOOT drops the working directory from sys.path.
         env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL") if k in os.environ}
         env.update(
+            PYTHONHASHSEED=HASH_SEED,
             PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
             OPENBLAS_NUM_THREADS="1",
             OMP_NUM_THREADS="1",
@@ -47,7 +55,7 @@ class _Worker:
             PYTHONDONTWRITEBYTECODE="1",
         )
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-B", "-c", _BOOT, str(slot)],
+            [sys.executable, "-s", "-B", "-c", _BOOT, str(slot)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

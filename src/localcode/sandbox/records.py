@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# PYTHONHASHSEED of every process that runs candidates: each run hashes strings alike, so a
+# program that iterates a set of strings answers the same way in every worker, every time.
+HASH_SEED = "0"
+
 
 @dataclass(frozen=True)
 class Limits:

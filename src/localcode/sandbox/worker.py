@@ -1,6 +1,7 @@
 """A warm sandbox worker: imports pytest once, then forks a locked-down child per candidate.
 
-Runs as its own process (`python -I -B -c ...`, started by pool.py) with a scrubbed environment.
+Runs as its own process (`python -s -B -c ...`, started by pool.py) with an environment built
+from nothing and a fixed PYTHONHASHSEED.
 Protocol: one JSON line per job on stdin, one JSON line per result on the original stdout.
 
 Per candidate, as root:  worker -> B (PID 1 of new namespaces: the tests, the report pipe)
