@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from localcode.errors import SandboxError
 from localcode.sandbox import Limits, WorkerPool, run_tests
 from localcode.sandbox import TestRun as Run
+from localcode.sandbox.records import HASH_SEED
 from localcode.sandbox.runner import needed_names
 
 ADD = "def add(a, b):\n    return a + b\n"
@@ -154,11 +159,13 @@ def test_the_cold_runner_says_whether_the_solution_raised():
     }
 
 
+WORDS = "['apple', 'banana', 'cherry', 'date', 'elder', 'fig']"
+HASH_CODE = f"def answer():\n    return hash('localcode'), list(set({WORDS}))\n"
 HASH_TESTS = """
 import sys
 
 def test_strings_hash_as_with_the_pinned_seed():
-    assert hash("localcode") == {expected}
+    assert answer() == {expected!r}
 
 def test_the_working_directory_is_not_on_the_import_path():
     assert "" not in sys.path
@@ -168,20 +175,30 @@ def test_the_working_directory_is_not_on_the_import_path():
 def test_every_run_hashes_strings_alike(pool):
     # Set order of strings follows their hashes: with a seed of its own per worker process, the
     # same program would answer in another order (and pass other tests) on another worker.
-    import subprocess
-    import sys
-
     from localcode.sandbox.cold import run_tests_cold
-    from localcode.sandbox.records import HASH_SEED
 
+    probe = f"print(repr((hash('localcode'), list(set({WORDS})))))"
     env = {"PYTHONHASHSEED": HASH_SEED}
     out = subprocess.run(
-        [sys.executable, "-c", "print(hash('localcode'))"], env=env, capture_output=True, text=True
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
     )
-    tests = HASH_TESTS.format(expected=int(out.stdout))
-    runs = [run(pool, "x = 1\n", tests) for _ in range(4)]  # both workers, twice each
-    for result in runs + [run_tests_cold("x = 1\n", tests)]:
+    tests = HASH_TESTS.format(expected=ast.literal_eval(out.stdout))
+    with WorkerPool(1) as other:  # a second pool: surely another worker process
+        runs = [run(p, HASH_CODE, tests) for p in (pool, other, pool, other)]
+    for result in runs + [run_tests_cold(HASH_CODE, tests)]:
         assert result.error is None and result.all_passed, result
+
+
+def test_the_worker_ignores_the_callers_python_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the worker starts without -I: only the environment it builds keeps these out
+    (tmp_path / "sitecustomize.py").write_text("raise SystemExit('sitecustomize ran')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("PYTHONHASHSEED", "123")
+    tests = f"import sys\n\ndef test_clean():\n    assert {str(tmp_path)!r} not in sys.path\n"
+    with WorkerPool(1) as fresh:
+        assert run(fresh, "x = 1\n", tests).all_passed
 
 
 def test_exceptions_cross_with_their_builtin_type(pool):

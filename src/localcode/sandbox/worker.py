@@ -31,6 +31,7 @@ from types import CodeType
 from typing import Any
 
 from . import confine, harness, quick, wire
+from .records import HASH_SEED
 
 UID_BASE = 0x6C630000  # unused uids for candidates when running as root: BASE + 2*slot (+1)
 MAX_REPORT = 16 << 20
@@ -572,6 +573,7 @@ def _child_env(home: str) -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        "PYTHONHASHSEED": HASH_SEED,  # Python the candidate starts hashes as the worker does
     }
 
 
