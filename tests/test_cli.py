@@ -36,19 +36,21 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
     assert "def second_largest_unique" in proc.stdout
 
 
-def test_fix_scenario_shows_the_fix_round() -> None:
-    proc = localcode("--backend", "mock", "--model", "fix")
+def test_fix_scenario_shows_each_kind_of_later_round() -> None:
+    proc = localcode("--backend", "mock", "--model", "fix")  # a task alone: fresh samples
+    assert proc.returncode == 0
+    assert "=== Round 1: generating 4 fresh candidates in parallel ===" in proc.stderr
+    assert "best so far: round 1 candidate 0 (a fresh sample), 5/5" in proc.stderr
+    assert "=== Rounds used: 2 ===" in proc.stdout
+    proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "mixed")
     assert proc.returncode == 0
     assert (
         "=== Round 1: generating 2 fix candidates and 2 fresh ones in parallel ===" in proc.stderr
     )
     assert "candidate 2 (fresh):" in proc.stderr
     assert "best so far: round 1 candidate 0 (a fix), 5/5" in proc.stderr
-    assert "=== Rounds used: 2 ===" in proc.stdout
     proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fix")
     assert "=== Round 1: generating 4 fix candidates in parallel ===" in proc.stderr
-    proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "fresh")
-    assert "=== Round 1: generating 4 fresh candidates in parallel ===" in proc.stderr
     proc = localcode("--backend", "mock", "--later-rounds", "fresher")
     assert proc.returncode == 2 and "invalid choice: 'fresher'" in proc.stderr
 

@@ -85,9 +85,21 @@ def test_fresh_later_rounds_sample_anew_instead_of_repairing(demo_task: str) -> 
     assert "=== Round 1: generating 2 fresh candidates in parallel ===" in shown.getvalue()
 
 
+def test_later_rounds_repair_the_users_code_and_sample_fresh_for_a_task_alone(
+    demo_task: str,
+) -> None:
+    alone = solve(demo_task, cfg(n_candidates=2, max_iters=2), backend=MockBackend("fix"))
+    assert [r.kind for r in alone.rounds] == ["initial", "fresh"]
+    given = solve(
+        demo_task, cfg(n_candidates=2, max_iters=2), backend=MockBackend("fix"), code=NO_DEDUPE
+    )
+    assert [r.kind for r in given.rounds] == ["given", "mixed"]
+    assert [c.origin for c in given.rounds[1].candidates] == ["fix", "sample"]
+
+
 def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> None:
     backend = MockBackend("fix")
-    result = solve(demo_task, cfg(), backend=backend)
+    result = solve(demo_task, cfg(later_rounds="mixed"), backend=backend)
     best_r0 = max(result.rounds[0].candidates, key=lambda c: (c.score, -len(c.code)))
     fix_call = next(c for c in backend.history if prompts.kind_of(c.messages) == "fix")
     user = fix_call.messages[-1]["content"]
@@ -122,12 +134,13 @@ def test_max_iters_bounds_the_rounds(demo_task: str) -> None:
 
 def test_each_round_samples_n_with_distinct_seeds_and_the_same_prompt(demo_task: str) -> None:
     backend = MockBackend("fix")
-    result = solve(demo_task, cfg(n_candidates=3, seed=7, later_rounds="fix"), backend=backend)
+    result = solve(demo_task, cfg(n_candidates=3, seed=5, later_rounds="fix"), backend=backend)
     seeds = [c.seed for r in result.rounds for c in r.candidates]
     assert len(seeds) == len(set(seeds)) == 3 * result.rounds_used
     code_calls = backend.history[1:]
     assert [c.n for c in code_calls] == [3] * len(code_calls)
-    assert code_calls[0].seed == 7 and code_calls[1].seed == 10
+    assert result.rounds_used > 1
+    assert code_calls[0].seed == 5 and code_calls[1].seed == 8
     # diversity is a parameter, never text in the prompt
     assert all("candidate" not in m["content"].lower() for m in code_calls[0].messages)
     assert code_calls[0].temperature > 0

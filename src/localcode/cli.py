@@ -82,9 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     loop.add_argument(
         "--later-rounds",
         choices=LATER_ROUNDS,
-        default="mixed",
-        help="rounds after the first, while the best fails: mixed: half fixes of the best, "
-        "half fresh samples (default); fix: all fixes (the prototype); fresh: all fresh samples",
+        default="auto",
+        help="rounds after the first, while the best fails: fresh: all fresh samples; mixed: "
+        "half fixes of the best, half fresh; fix: all fixes (the prototype); auto (default): "
+        "mixed when starting from --code, else fresh",
     )
     loop.add_argument(
         "--no-examples",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .errors import UsageError
 
-LATER_ROUNDS = ("mixed", "fix", "fresh")  # what rounds after the first sample (--later-rounds)
+LATER_ROUNDS = ("auto", "fresh", "mixed", "fix")  # what later rounds sample (--later-rounds)
 
 
 @dataclass
@@ -23,9 +23,10 @@ class AgentConfig:
     max_tokens: int = 1024  # per code generation
     max_test_tokens: int = 1024  # per test generation
     ranking: str = "codet"  # see ranking.RANKINGS: "codet" or "plain" (the prototype's)
-    # rounds after the first, while the best fails: "mixed" half repairs of the best, half fresh
-    # samples; "fix" all repairs (the prototype); "fresh" all fresh samples
-    later_rounds: str = "mixed"
+    # rounds after the first, while the best fails: "fresh" all fresh samples; "mixed" half
+    # repairs of the best, half fresh; "fix" all repairs (the prototype); "auto" mixed when the
+    # run starts from the user's code (--code), else fresh
+    later_rounds: str = "auto"
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     sandbox: str = "auto"  # "auto" | "strict" | "none"
     # backend options
@@ -62,7 +63,7 @@ class AgentConfig:
             raise UsageError(f"--sandbox must be auto, strict or none (got '{self.sandbox}').")
         if self.later_rounds not in LATER_ROUNDS:
             raise UsageError(
-                f"--later-rounds must be mixed, fix or fresh (got '{self.later_rounds}')."
+                f"--later-rounds must be {', '.join(LATER_ROUNDS)} (got '{self.later_rounds}')."
             )
         if self.max_parallel is not None and self.max_parallel < 1:
             raise UsageError("--max-parallel must be at least 1.")

@@ -166,10 +166,17 @@ class _Run:
         return ranking
 
     def _next_kind(self, ranking: Ranking) -> str:
-        """Fresh samples only when the best passes but is disputed: there is nothing to repair."""
+        """Fresh samples only when the best passes but is disputed: there is nothing to repair.
+        Otherwise --later-rounds decides; "auto" repairs only code the user gave (--code) and
+        samples fresh for a task alone, where repairs of a small model's code almost always
+        behave like the code they repair (docs/BENCHMARKS.md)."""
         if ranking.best is None:
             return "initial"
-        return "fresh" if self._passes(ranking) else self.cfg.later_rounds
+        if self._passes(ranking):
+            return "fresh"
+        if self.cfg.later_rounds == "auto":
+            return "mixed" if self.rounds[0].kind == "given" else "fresh"
+        return self.cfg.later_rounds
 
     def _done(self, ranking: Ranking) -> bool:
         """The best passes (see _passes) and no rival behaviour puts it in doubt."""

@@ -62,8 +62,12 @@ NO_GUARD = """def second_largest_unique(nums):
 SCENARIOS: dict[str, dict[str, list[str]]] = {
     # round 0 scores 4/5, 5/5, 3/5, 5/5 and the loop stops: the prototype's demo
     "demo": {"code": [NO_DEDUPE, CORRECT, WRONG_INDEX, CORRECT_ALT], "fix": [CORRECT, NO_GUARD]},
-    # round 0 has no full pass; the fix round finds one
-    "fix": {"code": [NO_DEDUPE, WRONG_INDEX, NO_GUARD, NO_DEDUPE], "fix": [CORRECT, NO_GUARD]},
+    # round 0 (seeds 0-3 at N=4) has no full pass; round 1 finds one: its fixes (seed 4), or
+    # its fresh samples (seed 4 too, under --later-rounds fresh)
+    "fix": {
+        "code": [NO_DEDUPE, WRONG_INDEX, NO_GUARD, NO_DEDUPE, CORRECT],
+        "fix": [CORRECT, NO_GUARD],
+    },
 }
 
 

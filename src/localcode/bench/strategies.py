@@ -78,8 +78,8 @@ def prototype(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
 
 def localcode(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     """localcode's loop: the task's examples as trusted tests (unless --no-examples), CodeT
-    ranking, later rounds half repairs and half fresh samples."""
-    return _loop(problem, cfg, backend, ranking="codet", later_rounds="mixed")
+    ranking, later rounds of fresh samples (the default for a task without --code)."""
+    return _loop(problem, cfg, backend, ranking="codet", later_rounds="auto")
 
 
 STRATEGIES: dict[str, Strategy] = {
