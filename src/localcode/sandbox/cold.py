@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..extract import test_names
-from .records import HASH_SEED, Limits, TestResult, TestRun
+from .records import PYTHON_ENV, Limits, TestResult, TestRun
 
 PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
 MAX_MESSAGE_LINES = 8
@@ -159,13 +159,9 @@ def _read_capped(path: Path, limit: int) -> str:
 def _scrubbed_env(work: Path) -> dict[str, str]:
     env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if k in os.environ}
     env.update(
+        PYTHON_ENV,
         HOME=str(work),
         TMPDIR=str(work),
-        PYTHONHASHSEED=HASH_SEED,
-        PYTHONDONTWRITEBYTECODE="1",
-        PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
-        OPENBLAS_NUM_THREADS="1",
-        OMP_NUM_THREADS="1",
     )
     return env
 

@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from ..config import usable_cpus
 from ..errors import SandboxError
-from .records import HASH_SEED, IsolationStatus
+from .records import PYTHON_ENV, IsolationStatus
 
 _SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The worker needs only the sandbox. Registering `localcode` as a bare package skips its
@@ -46,14 +46,7 @@ class _Worker:
         # environment is built here from nothing, which is what -I's -E ensures; -s keeps the
         # user's site-packages out, and _BOOT drops the working directory from sys.path.
         env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL") if k in os.environ}
-        env.update(
-            PYTHONHASHSEED=HASH_SEED,
-            PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
-            OPENBLAS_NUM_THREADS="1",
-            OMP_NUM_THREADS="1",
-            MKL_NUM_THREADS="1",
-            PYTHONDONTWRITEBYTECODE="1",
-        )
+        env.update(PYTHON_ENV, MKL_NUM_THREADS="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-s", "-B", "-c", _BOOT, str(slot)],
             stdin=subprocess.PIPE,

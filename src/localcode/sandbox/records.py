@@ -7,6 +7,16 @@ from dataclasses import dataclass, field
 # PYTHONHASHSEED of every process that runs candidates: each run hashes strings alike, so a
 # program that iterates a set of strings answers the same way in every worker, every time.
 HASH_SEED = "0"
+# The environment every Python that runs candidates gets, whoever starts it (the warm worker,
+# a candidate's own child, the cold pytest runner): that hash seed, no bytecode files, no
+# pytest plugins found by entry point, one thread for the numeric libraries.
+PYTHON_ENV = {
+    "PYTHONHASHSEED": HASH_SEED,
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+}
 
 
 @dataclass(frozen=True)

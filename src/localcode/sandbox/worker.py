@@ -31,7 +31,7 @@ from types import CodeType
 from typing import Any
 
 from . import confine, harness, quick, wire
-from .records import HASH_SEED
+from .records import PYTHON_ENV
 
 UID_BASE = 0x6C630000  # unused uids for candidates when running as root: BASE + 2*slot (+1)
 MAX_REPORT = 16 << 20
@@ -568,12 +568,8 @@ def _child_env(home: str) -> dict[str, str]:
         "HOME": home,
         "TMPDIR": home,
         "LANG": "C.UTF-8",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
+        **PYTHON_ENV,  # Python the candidate starts hashes as the worker does
         "MKL_NUM_THREADS": "1",
-        "PYTHONHASHSEED": HASH_SEED,  # Python the candidate starts hashes as the worker does
     }
 
 
