@@ -19,7 +19,13 @@ from localcode.backends.mock import (
     MockBackend,
 )
 from localcode.cli import Progress
-from localcode.errors import BackendError, BackendUnavailable, GenerationError, TaskError
+from localcode.errors import (
+    BackendError,
+    BackendUnavailable,
+    GenerationError,
+    TaskError,
+    UsageError,
+)
 from localcode.task import import_solution
 
 WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
@@ -95,6 +101,13 @@ def test_later_rounds_repair_the_users_code_and_sample_fresh_for_a_task_alone(
     )
     assert [r.kind for r in given.rounds] == ["given", "mixed"]
     assert [c.origin for c in given.rounds[1].candidates] == ["fix", "sample"]
+
+
+def test_an_unknown_kind_of_later_round_is_refused_before_any_model_call(demo_task: str) -> None:
+    backend = MockBackend("fix")
+    with pytest.raises(UsageError, match=r"must be auto, fresh, mixed, fix \(got 'fresher'\)"):
+        solve(demo_task, cfg(later_rounds="fresher"), backend=backend)
+    assert backend.history == []
 
 
 def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> None:
