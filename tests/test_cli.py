@@ -26,7 +26,7 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
     assert "=== Round 0: generating 4 candidate solutions in parallel ===" in proc.stderr
     lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip().startswith("candidate")]
     assert lines == [
-        "candidate 0: 4/5 passing",
+        "candidate 0 (greedy): 4/5 passing",
         "candidate 1: 5/5 passing",
         "candidate 2: 3/5 passing",
         "candidate 3: 5/5 passing",

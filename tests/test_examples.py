@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_bench_humaneval import canonical
 
-from localcode import AgentConfig, solve
+from localcode import AgentConfig, prompts, solve
 from localcode.backends.mock import CORRECT, DEMO_TESTS, NO_DEDUPE, MockBackend
 from localcode.bench.problems import load_problems
 from localcode.examples import example_tests
@@ -278,9 +278,10 @@ def test_the_users_own_tests_outrank_the_tasks_examples() -> None:
     assert no_dedupe.user_run is not None and no_dedupe.user_run.all_passed
     assert result.best is not None and result.best.code.strip() == NO_DEDUPE.strip()
     # the fix prompt carries the failed example as the user's, before any generated test
-    fix = backend.history[2].messages[-1]["content"]
-    assert "task example test_example_1 failed" in fix
-    assert fix.index("test_example_1") < fix.index("test_case_")
+    fix = next(c for c in backend.history if prompts.kind_of(c.messages) == "fix")
+    fix_text = fix.messages[-1]["content"]
+    assert "task example test_example_1 failed" in fix_text
+    assert fix_text.index("test_example_1") < fix_text.index("test_case_")
 
 
 def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path: Path) -> None:
@@ -291,7 +292,7 @@ def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path
     assert proc.returncode == 0, proc.stderr
     assert "The task shows 1 example: trusted like your own tests" in proc.stderr
     # the demo's candidates: NO_DEDUPE gets [4, 4, 3] wrong, the two correct ones right
-    assert "candidate 0: 4/5 passing, examples 0/1" in proc.stderr
+    assert "candidate 0 (greedy): 4/5 passing, examples 0/1" in proc.stderr
     assert "candidate 1: 5/5 passing, examples 1/1" in proc.stderr
     off = subprocess.run([*cmd, "--no-examples"], capture_output=True, text=True, timeout=120)
     assert "example" not in off.stderr
@@ -305,3 +306,15 @@ def test_when_the_model_writes_no_tests_the_examples_serve() -> None:
     assert result.tests == result.examples
     assert "the model wrote no tests; the task's examples served as the tests" in result.notes
     assert result.final_code.strip() == CORRECT.strip() and result.passed
+
+
+def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
+    task = parse_task("Write a function to find squares of a list.\nassert squares([1, 2]) == [1, 4]")
+    assert task.entry_point == "squares"
+    tests = example_tests(task)
+    assert tests is not None and "squares([1, 2]) == [1, 4]" in tests
+    wrapped = parse_task("Find long words.\nassert set(long_words('a bcde')) == set(['bcde'])")
+    assert wrapped.entry_point == "long_words"  # set() is a builtin, not the function asked for
+    assert parse_task("Square it.\nsquare(3) -> 9").entry_point == "square"
+    assert parse_task("Return the sum.\nassert len(x) == 3").entry_point is None
+    assert parse_task("Write a function that adds numbers.").entry_point is None

@@ -36,7 +36,9 @@ def fenced(code: str) -> str:
 
 
 def cfg(**kw: Any) -> AgentConfig:
-    return AgentConfig(backend="mock", **kw)
+    """The loop's rounds and ranking alone: the greedy reply and the judge have their own tests
+    (tests/test_disputes.py), and each adds model calls that these scripts do not expect."""
+    return AgentConfig(backend="mock", **{"greedy": False, "judge": False, **kw})
 
 
 def scores(result: SolveResult) -> list[list[str]]:

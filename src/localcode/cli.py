@@ -16,7 +16,7 @@ from .config import LATER_ROUNDS, AgentConfig, default_ollama_url
 from .errors import LocalCodeError, UsageError
 from .extract import test_names
 from .loop import Event, solve
-from .records import SolveResult
+from .records import Dispute, SolveResult
 from .task import read_text_file
 
 EXIT_PASS, EXIT_NO_PASS, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
@@ -92,6 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
         dest="examples",
         action="store_false",
         help="don't hold candidates to the examples the task shows (`>>> f(2)`, `f(2) == 4`)",
+    )
+    loop.add_argument(
+        "--no-greedy",
+        dest="greedy",
+        action="store_false",
+        help="round 0 samples every candidate; by default its first is the temperature-0 reply",
+    )
+    loop.add_argument(
+        "--no-judge",
+        dest="judge",
+        action="store_false",
+        help="don't ask the model which result is right where candidates disagree on an input",
     )
     loop.add_argument(
         "--max-tokens", type=int, default=1024, help="max tokens per generated reply (default 1024)"
@@ -223,6 +235,8 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         ranking=args.ranking,
         later_rounds=args.later_rounds,
         examples=args.examples,
+        greedy=args.greedy,
+        judge=args.judge,
         sandbox=args.sandbox,
     )
     cfg.validate()
@@ -336,7 +350,12 @@ class Progress:
     def on_round_done(self, ev: Event) -> None:
         best = ev.candidate
         if best and best.run:
-            how = {"sample": "a fresh sample", "fix": "a fix", "user": "your code"}[best.origin]
+            how = {
+                "greedy": "the greedy reply",
+                "sample": "a fresh sample",
+                "fix": "a fix",
+                "user": "your code",
+            }[best.origin]
             self.out.write(
                 f"  best so far: round {best.round} candidate {best.index} ({how}), "
                 f"{best.run.passed}/{best.run.total}\n"
@@ -354,6 +373,7 @@ class Progress:
         run = c.run
         name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
         name = "given code" if c.origin == "user" else name
+        name += " (greedy)" if c.origin == "greedy" else ""
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
         if c.user_run:
             line += f", your tests {c.user_run.passed}/{c.user_run.total}"
@@ -365,6 +385,10 @@ class Progress:
         if self.verbose and run:
             for f in run.failures():
                 self.out.write(f"    {f.name}: {_indent(f.message, 6).lstrip()}\n")
+
+    def on_judged(self, ev: Event) -> None:
+        assert ev.dispute is not None
+        self.out.write(f"  {describe_dispute(ev.dispute)}\n")
 
     def on_stop(self, ev: Event) -> None:
         if ev.candidate and ev.candidate.all_passed:
@@ -386,8 +410,18 @@ def print_summary(result: SolveResult, out: TextIO) -> None:
         out.write(
             f"suspect tests (likely wrong; the consensus fails them): {', '.join(result.suspect_tests)}\n"
         )
+    for d in result.disputes:
+        out.write(f"judged: {describe_dispute(d)}\n")
     for note in result.notes:
         out.write(f"note: {note}\n")
+
+
+def describe_dispute(d: Dispute) -> str:
+    """One line: the call, what each side returned, and what the judge chose."""
+    sides = "; ".join(f"{label} returns {out}" for label, out in d.outputs.items())
+    answer = " ".join(d.answer.split())[:80] or "nothing"
+    verdict = f"the model says {answer}: " + (f"{d.winner} is right" if d.winner else "neither")
+    return f"{d.call}: {sides}; {verdict}"
 
 
 def _indent(text: str, n: int = 4) -> str:

@@ -28,6 +28,8 @@ class AgentConfig:
     # run starts from the user's code (--code), else fresh
     later_rounds: str = "auto"
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
+    greedy: bool = True  # round 0's first candidate is the temperature-0 reply
+    judge: bool = True  # the model judges concrete disagreements between behaviour groups
     sandbox: str = "auto"  # "auto" | "strict" | "none"
     # backend options
     model: str | None = None  # model name for ollama/openai/anthropic; known model for local

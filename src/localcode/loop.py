@@ -7,7 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from . import prompts
+from . import disputes, prompts
 from .backends import Backend, Completion, Message, create_backend
 from .config import AgentConfig
 from .errors import (
@@ -20,8 +20,8 @@ from .errors import (
 from .examples import example_tests
 from .extract import extract_code, extract_tests
 from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
-from .ranking import RANKINGS, Ranking
-from .records import Candidate, Round, SolveResult
+from .ranking import RANKINGS, Ranking, anchored, distinct, order
+from .records import Candidate, Dispute, Round, SolveResult
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
@@ -34,18 +34,22 @@ from .task import (
 
 N_TESTS = 5
 EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests they fail are excused
+MAX_JUDGE_CALLS = 6  # judge replies per run, one per disputed input
+JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 
 
 @dataclass(frozen=True)
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
-    tests, tests_ready, round, generated, scored, round_done, stop. A round's detail is its
-    kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass."""
+    tests, tests_ready, round, generated, scored, judged, round_done, stop. A round's detail is
+    its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
+    a judged event carries its dispute."""
 
     kind: str
     round: int = -1
     candidate: Candidate | None = None
     detail: str = ""
+    dispute: Dispute | None = None
 
 
 EventHandler = Callable[[Event], None]
@@ -110,6 +114,12 @@ class _Run:
         self.tests = ""
         self.probes: str | None = None  # behaviour probes on the tests' inputs (codet ranking)
         self.mutants: str | None = None  # ... and on those inputs changed a little
+        self.calls: dict[str, str] = {}  # probe name -> the call it makes
+        self.disputes: list[Dispute] = []  # every disagreement the model judged
+        # verdicts by the pair of behaviours judged: the winner's behaviour, or None (undecided)
+        self.verdicts: dict[frozenset[tuple[tuple[str, str], ...]], object] = {}
+        self.judge_calls = 0
+        self.judged_for: Candidate | None = None  # the best won every verdict it met, and had some
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
         self.notes: list[str] = []
@@ -124,13 +134,18 @@ class _Run:
         if self.cfg.ranking == "codet":
             entry = self.task.entry_point
             calls = probe_calls([self.user_tests, self.examples, self.tests], entry)
+            changed = mutant_calls(calls)
             self.probes = probe_tests(calls, entry)
-            self.mutants = probe_tests(mutant_calls(calls), entry, MUTANT_PREFIX)
+            self.mutants = probe_tests(changed, entry, MUTANT_PREFIX)
+            if self.probes is not None:
+                self.calls = {f"test_probe_{i}": c for i, c in enumerate(calls, start=1)}
+            if self.mutants is not None:
+                self.calls.update({f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)})
         ranking = Ranking(None, 0)
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
-            if self._done(ranking):
+            if self._done(ranking) or self._settled(ranking):
                 break
             kind = self._next_kind(ranking)
             rnd = self._round(len(self.rounds), kind, ranking)
@@ -155,7 +170,7 @@ class _Run:
 
     def _finish_round(self, rnd: Round) -> Ranking:
         self.rounds.append(rnd)
-        ranking = self.rank(self.candidates)
+        ranking = self._settle(self.rank(self.candidates))
         best = ranking.best
         rnd.best_label = best.label if best else None
         rnd.best_score = best.score if best else 0.0
@@ -199,6 +214,8 @@ class _Run:
         best = ranking.best
         if best is None:
             return ""
+        if self.judged_for is best:  # the model chose it over every rival it was shown
+            return ""
         others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
         if ranking.agree < 2 * others:
             return (
@@ -213,6 +230,78 @@ class _Run:
                 f"call wrong; at least {EXCUSE_VOTES} must"
             )
         return ""
+
+    def _settled(self, ranking: Ranking) -> bool:
+        """The best passes every trusted test and the judge chose it over every rival it met:
+        more samples would be judged the same way. Without trusted tests, rounds go on."""
+        best = ranking.best
+        trusted = best.trusted_runs if best else []
+        return (
+            best is not None
+            and self.judged_for is best
+            and bool(trusted)
+            and all(r.all_passed for r in trusted)
+        )
+
+    # --- judging -----------------------------------------------------------------------
+    def _settle(self, ranking: Ranking) -> Ranking:
+        """The leader meets the strongest other behaviour groups on inputs where they differ;
+        one the model judges right in both orders takes its place (see disputes.py)."""
+        self.judged_for = None
+        best = ranking.best
+        if best is None or not self.cfg.judge or not self.calls:
+            return ranking
+        pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
+        if best not in pool:
+            return ranking
+        found = disputes.groups(pool, best)
+        leader, mine, won, undecided = best, found[0], 0, 0
+        for group in found[1 : 1 + disputes.MAX_CHALLENGERS]:
+            rival = min(group, key=order)
+            verdict = self._verdict(leader, rival)
+            if verdict is rival:
+                leader, mine, won = rival, group, 1
+            elif verdict is leader:
+                won += 1
+            else:
+                undecided += 1
+        self.judged_for = leader if won and not undecided else None
+        if leader is best:
+            return ranking
+        return Ranking(
+            leader,
+            len(mine),
+            agree=distinct(mine),
+            rival=distinct(found[0]),
+        )
+
+    def _verdict(self, a: Candidate, b: Candidate) -> Candidate | None:
+        """Which of the two the judge chose, remembered by their behaviours; None: undecided."""
+        key = frozenset({_behaviour_key(a), _behaviour_key(b)})
+        if key not in self.verdicts:
+            if self.judge_calls >= MAX_JUDGE_CALLS:
+                return None
+            found = disputes.settle(self.task.text, a, b, self.calls, self._ask)
+            for d in found:
+                self.disputes.append(d)
+                self.emit(Event("judged", a.round, detail=d.call, dispute=d))
+            winner = next((d.winner for d in found if d.winner), None)
+            chosen = a if winner == a.label else b if winner == b.label else None
+            self.verdicts[key] = _behaviour_key(chosen) if chosen else None
+        want = self.verdicts[key]
+        return a if want == _behaviour_key(a) else b if want == _behaviour_key(b) else None
+
+    def _ask(self, messages: list[Message]) -> str:
+        """One greedy, short reply; an error is no answer."""
+        self.judge_calls += 1
+        try:
+            reply = self.backend.complete(
+                messages, n=1, temperature=0.0, seed=self.cfg.seed, max_tokens=JUDGE_TOKENS
+            )[0]
+        except BackendError:
+            return ""
+        self._count(reply)
+        return "" if reply.error else reply.text
 
     def _passes(self, ranking: Ranking) -> bool:
         """A full pass. A consensus alone never is one: it can be wrong. With the user's own
@@ -270,16 +359,23 @@ class _Run:
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
         jobs = []  # (origin, count, seed, messages)
+        code = prompts.code_prompt(self.task.text, self.task.entry_point)
+        first: list[Completion] = []
+        if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
+            first = self._sample(code, 1, seed, "greedy", ranking, temperature=0.0)
+            seed, n = seed + 1, n - 1
         if n_fix:
             assert ranking.best is not None
             fix = self._fix_messages(ranking.best, set(ranking.suspect))
             jobs.append(("fix", n_fix, seed, fix))
         if n - n_fix:
-            code = prompts.code_prompt(self.task.text, self.task.entry_point)
             jobs.append(("sample", n - n_fix, seed + n_fix, code))
-        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
             batches = list(pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking), jobs))
         cands: list[Candidate] = []
+        if first:
+            jobs.insert(0, ("greedy", 1, seed - 1, code))
+            batches.insert(0, first)
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
                 self._count(reply)  # here, not in the sampling threads: no shared += races
@@ -298,11 +394,17 @@ class _Run:
         return prompts.fix_prompt(self.task.text, self.task.entry_point, best.code, text)
 
     def _sample(
-        self, messages: list[Message], n: int, seed: int, origin: str, ranking: Ranking
+        self,
+        messages: list[Message],
+        n: int,
+        seed: int,
+        origin: str,
+        ranking: Ranking,
+        temperature: float | None = None,
     ) -> list[Completion]:
         """N replies; a failure becomes an error on each candidate instead of ending the run."""
         try:
-            return self._complete(messages, n, seed)
+            return self._complete(messages, n, seed, temperature)
         except PromptTooLong as exc:
             if origin == "fix" and ranking.best is not None:
                 short = self._fix_messages(ranking.best, set(ranking.suspect), 300)
@@ -321,11 +423,13 @@ class _Run:
         except BackendError as exc:
             return [Completion(text="", seed=seed + i, error=str(exc)) for i in range(n)]
 
-    def _complete(self, messages: list[Message], n: int, seed: int) -> list[Completion]:
+    def _complete(
+        self, messages: list[Message], n: int, seed: int, temperature: float | None = None
+    ) -> list[Completion]:
         replies = self.backend.complete(
             messages,
             n=n,
-            temperature=self.cfg.temperature,
+            temperature=self.cfg.temperature if temperature is None else temperature,
             seed=seed,
             max_tokens=self.cfg.max_tokens,
         )
@@ -406,6 +510,7 @@ class _Run:
             final_code=best.code if best else "",
             score=best.score if best else 0.0,
             passed=self._done(ranking),
+            disputes=self.disputes,
             rounds=self.rounds,
             best=best,
             seconds=seconds,
@@ -413,6 +518,10 @@ class _Run:
             completion_tokens=self.tokens[1] if self.tokens_known else None,
             notes=self.notes,
         )
+
+
+def _behaviour_key(c: Candidate) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(disputes.seen(c).items()))
 
 
 def feedback(

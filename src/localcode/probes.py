@@ -38,6 +38,7 @@ MAX_MUTANTS = 24
 MAX_CALL_CHARS = 2000
 MUTANT_PREFIX = "test_mutant_"
 _DIGEST = re.compile(r"localcode-probe=([vx][0-9a-f]{16})")
+_SHOWN = re.compile(r"localcode-probe=[vx][0-9a-f]{16} (.*)$", re.M)
 
 _HELPER = """import hashlib as _lc_hashlib
 
@@ -65,13 +66,27 @@ def _lc_canon(value):
     return "object:" + type(value).__name__  # its repr may hold an address: never alike
 
 
+def _lc_show(value):
+    try:
+        text = " ".join(repr(value).splitlines())
+    except Exception:
+        text = "<" + type(value).__name__ + " with no repr>"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def _lc_probe(_lc_function, /, *args, **kwargs):
     try:
-        kind, text = "v", _lc_canon(_lc_function(*args, **kwargs))
+        value = _lc_function(*args, **kwargs)
+        if hasattr(value, "__next__"):  # what it yields, shown as a list
+            value = list(value)
+            kind, text, shown = "v", "iter[" + ",".join(map(_lc_canon, value)) + "]", _lc_show(value)
+        else:
+            kind, text, shown = "v", _lc_canon(value), _lc_show(value)
     except Exception as exc:
         kind, text = "x", type(exc).__name__
+        shown = "raises " + text
     digest = _lc_hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
-    raise AssertionError("localcode-probe=" + kind + digest)
+    raise AssertionError("localcode-probe=" + kind + digest + " " + shown)
 """
 
 
@@ -256,4 +271,17 @@ def behaviour(run: TestRun | None) -> dict[str, str] | None:
     for result in run.results:
         found = _DIGEST.findall(result.message)  # the last one: the harness's own line
         out[result.name] = found[-1] if found else "?"
+    return out
+
+
+def shown(run: TestRun | None) -> dict[str, str]:
+    """What a candidate returned on each probe, as a short repr for people and the judge (the
+    digest in `behaviour` is what compares); empty when the probes did not run."""
+    if run is None or run.error is not None:
+        return {}
+    out = {}
+    for result in run.results:
+        found = _SHOWN.findall(result.message)
+        if found:
+            out[result.name] = found[-1].strip()
     return out

@@ -16,6 +16,9 @@ FIX_SYSTEM = (
     "You are an expert Python programmer fixing code that fails its tests. Reply with the "
     "complete corrected code in one ```python block. Do not change or repeat the tests."
 )
+JUDGE_SYSTEM = (
+    "You work out what a Python function call returns for a task. Answer with the value only."
+)
 
 MAX_FEEDBACK_CHARS = 1500
 
@@ -53,6 +56,12 @@ def fix_prompt(task: str, entry_point: str | None, code: str, feedback: str) -> 
     return [{"role": "system", "content": FIX_SYSTEM}, {"role": "user", "content": user}]
 
 
+def judge_prompt(task: str, call: str) -> list[Message]:
+    """Ask what one call returns, given only the task: no program, no candidate answers."""
+    user = f"Task:\n{task.strip()}\n\nWhat does `{call}` return?"
+    return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
+
+
 def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
     """Feedback is data with a hard cap: keep the head, mark the cut."""
     text = feedback.strip()
@@ -62,6 +71,7 @@ def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
 
 
 def kind_of(messages: list[Message]) -> str:
-    """Which prompt this is: "tests", "code" or "fix" (used by the mock backend)."""
+    """Which prompt this is: "tests", "code", "fix" or "judge" (used by the mock backend)."""
     system = messages[0]["content"] if messages else ""
-    return {TESTS_SYSTEM: "tests", CODE_SYSTEM: "code", FIX_SYSTEM: "fix"}.get(system, "code")
+    kinds = {TESTS_SYSTEM: "tests", CODE_SYSTEM: "code", FIX_SYSTEM: "fix", JUDGE_SYSTEM: "judge"}
+    return kinds.get(system, "code")

@@ -56,12 +56,12 @@ def _passed_set(c: Candidate) -> frozenset[str]:
     return frozenset(r.name for r in c.run.results if r.passed)
 
 
-def _order(c: Candidate) -> tuple[int, int]:
+def order(c: Candidate) -> tuple[int, int]:
     """Shorter code first, then earlier."""
     return (len(c.code), c.round * 10_000 + c.index)
 
 
-def _anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
+def anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
     """Candidates with code that pass the most user tests, then the most of the task's examples:
     no other candidate may win."""
     with_code = [c for c in candidates if c.code]
@@ -73,17 +73,17 @@ def _anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
 
 def rank_plain(candidates: Sequence[Candidate]) -> Ranking:
     """The prototype's order: user tests, then pass fraction, then shorter code, then earlier."""
-    pool = _anchored(candidates)
+    pool = anchored(candidates)
     if not pool:
         return Ranking(None, 0)
-    best = min(pool, key=lambda c: (-c.score, *_order(c)))
+    best = min(pool, key=lambda c: (-c.score, *order(c)))
     return Ranking(best, 1)
 
 
 def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
     """Dual execution agreement over consensus sets; ties go to more tests, then shorter code.
     Within the winning set, the largest group that also agrees on the changed inputs wins."""
-    pool = _anchored(candidates)
+    pool = anchored(candidates)
     if not pool:
         return Ranking(None, 0)
     clean = [c for c in pool if c.run is not None and c.run.error is None]
@@ -94,7 +94,7 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
     changed = _valued_mutants(members)
     subgroups = _split(members, lambda c: _on(c, changed))
     winners = max(subgroups, key=_count)
-    best = min(winners, key=_order)
+    best = min(winners, key=order)
     passed = _passed_set(best)
     others = [m for m in groups if m is not members]
     # the same tests passed but other values returned on their inputs: the winner's set, split
@@ -104,9 +104,9 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
         best,
         len(winners),
         _suspects(pool, best, passed),
-        agree=_distinct(winners),
-        rival=max((_distinct(m) for m in others if _passed_set(m[0]) != passed), default=0),
-        split=max((_distinct(m) for m in parts), default=0),
+        agree=distinct(winners),
+        rival=max((distinct(m) for m in others if _passed_set(m[0]) != passed), default=0),
+        split=max((distinct(m) for m in parts), default=0),
     )
 
 
@@ -117,7 +117,7 @@ def _split(cands: Sequence[Candidate], key: Callable[[Candidate], object]) -> li
     return list(groups.values())
 
 
-def _distinct(members: Sequence[Candidate]) -> int:
+def distinct(members: Sequence[Candidate]) -> int:
     """Distinct programs, not samples: one program sampled twice must not outvote a full pass."""
     return len({_program(c) for c in members})
 
@@ -128,10 +128,10 @@ def _codet_score(members: Sequence[Candidate]) -> tuple[int, int, int, int, int]
     programs, more samples."""
     tests = len(_passed_set(members[0]))
     return (
-        _distinct(members) * tests,
+        distinct(members) * tests,
         tests,
         -_raises(members[0]),
-        _distinct(members),
+        distinct(members),
         len(members),
     )
 
@@ -148,7 +148,7 @@ def _raises(c: Candidate) -> int:
 
 def _count(members: Sequence[Candidate]) -> tuple[int, int, int]:
     """Ties: distinct programs, then more generated tests passed, then samples."""
-    return (_distinct(members), len(_passed_set(members[0])), len(members))
+    return (distinct(members), len(_passed_set(members[0])), len(members))
 
 
 def _group(c: Candidate) -> tuple[frozenset[str], tuple[tuple[str, str], ...] | None]:

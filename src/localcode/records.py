@@ -15,7 +15,9 @@ class Candidate:
 
     round: int
     index: int
-    origin: str  # "sample" (fresh), "fix" (repair of the best so far) or "user" (--code)
+    # "greedy" (the temperature-0 reply), "sample" (fresh), "fix" (repair of the best so far)
+    # or "user" (--code)
+    origin: str
     code: str = ""
     seed: int | None = None
     run: TestRun | None = None  # against the generated tests
@@ -51,6 +53,16 @@ class Candidate:
     def reason(self) -> str | None:
         """Why this candidate scored zero or ran badly, if it did."""
         return self.error or (self.run.error if self.run else None)
+
+
+@dataclass
+class Dispute:
+    """Two behaviour groups that return different values for one call, and the judge's verdict."""
+
+    call: str  # the input, as a call of the entry point
+    outputs: dict[str, str]  # candidate label -> what it returned (a short repr, or "raises E")
+    answer: str  # what the model, shown only the task and the call, said it returns
+    winner: str | None  # the label whose result is that answer; None: it matched neither
 
 
 @dataclass
@@ -94,6 +106,7 @@ class SolveResult:
     notes: list[str] = field(default_factory=list)
     suspect_tests: list[str] = field(default_factory=list)  # generated tests the consensus doubts
     examples: str | None = None  # tests made from the task's own examples, trusted like user tests
+    disputes: list[Dispute] = field(default_factory=list)  # disagreements the model judged
 
     @property
     def rounds_used(self) -> int:

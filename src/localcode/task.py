@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import sys
 from collections.abc import Collection
@@ -15,6 +16,9 @@ from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
+# an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
+_ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
+_SHOWN_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(.{0,1000}\)\s*(?:==|->|=>|➞|→)", re.M)
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,26 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     if defs:
         return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
     found = _BACKTICK_CALL.search(text)
-    return Task(text, entry_point or (found.group(1) if found else None))
+    return Task(text, entry_point or (found.group(1) if found else _example_name(text)))
+
+
+def _example_name(text: str) -> str | None:
+    """The function a sentence task's example lines call: the first name an `assert` line calls
+    that is not a builtin (`assert set(f(x)) == ...` names f), else the name before a shown
+    result (`f(3) -> 9`)."""
+    for line in _ASSERT_LINE.findall(text):
+        tree = parse(line.strip())
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)] if tree else []
+        for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
+            if isinstance(call.func, ast.Name) and call.func.id not in _BUILTINS:
+                return call.func.id
+    for name in _SHOWN_CALL.findall(text):
+        if name not in _BUILTINS:
+            return str(name)
+    return None
+
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 def with_preamble(task: Task, code: str) -> str:

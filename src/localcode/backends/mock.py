@@ -153,6 +153,8 @@ class MockBackend:
     def _scripted(self, kind: str, seed: int) -> str:
         if kind == "tests":
             return DEMO_TESTS
+        if kind == "judge":  # a judge that never knows: its answer is no candidate's result
+            return "I can't tell."
         replies = SCENARIOS[self.scenario][kind]
         return _fenced(replies[seed % len(replies)])
 

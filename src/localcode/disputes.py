@@ -1,0 +1,163 @@
+"""Settling disagreements: the model judges concrete behaviour, not votes of a shared misreading.
+
+Candidates that pass the same trusted tests can still return different values. Generated tests
+and votes cannot say which is right when the model's tests share its samples' misreading. So the
+leading behaviour group meets each challenger on the smallest input where they differ, and the
+model, shown only the task and that one call, says what it returns; the side whose result is
+that answer wins. This is the adaptive selection of S* (arXiv 2502.14382), on inputs the probes
+already ran (probes.py): the tests' own calls first, then those calls changed a little (only where
+both returned a value).
+
+S* shows the two results and asks which is right, in both orders. With Qwen2.5-Coder-1.5B that
+answered "A" in every order on every input tried (or the same wrong value): no verdict. Asked
+for the value alone, with no candidate answer in sight, it was right on 3 of 4 of the same inputs
+and matched neither side on the fourth, which gives no verdict rather than a wrong one; and there
+is no position to be biased by, so one greedy reply per input does.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+from .backends import Message
+from .probes import behaviour, shown
+from .prompts import judge_prompt
+from .ranking import distinct
+from .records import Candidate, Dispute
+
+MAX_CHALLENGERS = 2  # the strongest other groups the leader meets, per ranking
+MAX_INPUTS = 2  # inputs tried per pair until one gets a verdict
+_FENCE = re.compile(r"```\w*")
+_LEAD = re.compile(r"^.*?\b(?:returns?|is|be|gives|equals)\b\s*:?\s*|^.*?(?:=>|->|==|=|:)\s*", re.I)
+
+Ask = Callable[[list[Message]], str]  # one greedy, short reply to a prompt
+
+
+def seen(c: Candidate) -> dict[str, str]:
+    """What it returned on every probe and changed input, by probe name (digests)."""
+    return {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
+
+
+def groups(pool: Sequence[Candidate], leader: Candidate) -> list[list[Candidate]]:
+    """The pool's candidates split by behaviour, the leader's group first, then the others by
+    distinct programs, then more generated tests passed, then earlier."""
+    by: dict[tuple[tuple[str, str], ...], list[Candidate]] = defaultdict(list)
+    for c in pool:
+        if c.probe_run is not None and behaviour(c.probe_run) is not None:
+            by[tuple(sorted(seen(c).items()))].append(c)
+    mine = tuple(sorted(seen(leader).items()))
+    first = by.pop(mine, [leader])
+    if leader not in first:
+        first.insert(0, leader)
+    rest = sorted(by.values(), key=lambda g: (-distinct(g), -_passed(g[0]), _position(g[0])))
+    return [first, *rest]
+
+
+def differing_inputs(
+    a: Candidate, b: Candidate, calls: dict[str, str]
+) -> list[tuple[str, str, str]]:
+    """(call, what a returned, what b returned) where they differ: the tests' own inputs first,
+    then changed inputs on which both returned a value, shortest call first in each."""
+    da, db = seen(a), seen(b)
+    sa = {**shown(a.probe_run), **shown(a.mutant_run)}
+    sb = {**shown(b.probe_run), **shown(b.mutant_run)}
+    found = []
+    for name, call in calls.items():
+        x, y = da.get(name, "?"), db.get(name, "?")
+        if x == y or "?" in (x, y) or name not in sa or name not in sb or sa[name] == sb[name]:
+            continue
+        changed = not name.startswith("test_probe_")
+        if changed and not (x[0] == y[0] == "v"):
+            continue  # a changed input may be outside what the task allows
+        found.append((changed, len(call), call, sa[name], sb[name]))
+    return [(call, x, y) for _, _, call, x, y in sorted(found)]
+
+
+def judge(
+    task: str, call: str, a: Candidate, out_a: str, b: Candidate, out_b: str, ask: Ask
+) -> Dispute:
+    """Ask what the call returns; the one side whose result is the answer wins."""
+    answer = ask(judge_prompt(task, call)).strip()
+    sides = {a.label: out_a, b.label: out_b}
+    for same in (_strictly_equal, _loosely_equal):
+        hits = [label for label, out in sides.items() if _matches(answer, out, same)]
+        if len(hits) == 1:
+            return Dispute(call, sides, answer, hits[0])
+        if hits:  # both match: the answer can't tell them apart
+            break
+    return Dispute(call, sides, answer, None)
+
+
+def _matches(answer: str, output: str, same: Callable[[object, object], bool]) -> bool:
+    if output.startswith("raises "):
+        return output[len("raises ") :].lower() in answer.lower()
+    want = _literal(output)
+    if want is _NONE:
+        return _clean(answer) == output
+    return any(got is not _NONE and same(got, want) for got in map(_literal, _readings(answer)))
+
+
+def _readings(answer: str) -> list[str]:
+    """The answer's first line, as it is and after a lead-in ("It returns 9", "result: 9")."""
+    line = _clean(answer)
+    return [line, _LEAD.sub("", line, count=1).rstrip(".")]
+
+
+def _clean(answer: str) -> str:
+    lines = [ln.strip().strip("`").strip() for ln in _FENCE.sub("", answer).splitlines()]
+    first = next((ln for ln in lines if ln), "")
+    return first[:-1] if first.endswith(".") and not first[:-1].isdigit() else first
+
+
+_NONE = object()
+
+
+def _literal(text: str) -> object:
+    if len(text) > 2000:
+        return _NONE
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NONE
+
+
+def _strictly_equal(x: object, y: object) -> bool:
+    return repr(x) == repr(y)
+
+
+def _loosely_equal(x: object, y: object) -> bool:
+    if isinstance(x, float) or isinstance(y, float):
+        try:
+            return math.isclose(float(x), float(y), rel_tol=1e-6)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return False
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(map(_loosely_equal, x, y))
+    try:
+        return bool(x == y)
+    except Exception:
+        return False
+
+
+def settle(
+    task: str, leader: Candidate, challenger: Candidate, calls: dict[str, str], ask: Ask
+) -> list[Dispute]:
+    """Judge the pair on their smallest differing inputs until one gets a verdict."""
+    out: list[Dispute] = []
+    for call, x, y in differing_inputs(leader, challenger, calls)[:MAX_INPUTS]:
+        out.append(judge(task, call, leader, x, challenger, y, ask))
+        if out[-1].winner is not None:
+            break
+    return out
+
+
+def _passed(c: Candidate) -> int:
+    return c.run.passed if c.run else 0
+
+
+def _position(c: Candidate) -> int:
+    return c.round * 10_000 + c.index

@@ -1,0 +1,124 @@
+"""The greedy reply as a candidate, and the model judging concrete disagreements (disputes.py)."""
+
+from __future__ import annotations
+
+from localcode import AgentConfig, prompts, sandbox, solve
+from localcode.backends.mock import MockBackend
+from localcode.disputes import differing_inputs, judge
+from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
+from localcode.records import Candidate
+
+TASK = "Write a function `area(w, h)` that returns the area of a w-by-h rectangle."
+# tests that share the samples' misreading (the perimeter): every one of them is wrong
+PERIMETER_TESTS = """```python
+def test_case_1():
+    assert area(2, 3) == 10
+
+def test_case_2():
+    assert area(1, 1) == 4
+```"""
+PERIMETERS = ["2 * (w + h)", "(w + h) * 2", "w + w + h + h"]
+RIGHT = "w * h"
+
+
+def fenced(body: str) -> str:
+    return f"```python\ndef area(w, h):\n    return {body}\n```"
+
+
+def misread(answer: str) -> MockBackend:
+    """Three distinct programs agree on the perimeter, one returns the area; the judge says
+    `answer`."""
+    replies = [PERIMETER_TESTS, *map(fenced, [*PERIMETERS, RIGHT]), answer]
+    return MockBackend("demo", replies=replies)
+
+
+def config(**kw: object) -> AgentConfig:
+    return AgentConfig(backend="mock", n_candidates=4, max_iters=1, greedy=False, **kw)  # type: ignore[arg-type]
+
+
+def test_the_judge_overturns_a_shared_misreading_and_the_pass_is_not_claimed() -> None:
+    backend = misread("1")
+    result = solve(TASK, config(), backend=backend)
+    assert result.best is not None and "w * h" in result.best.code
+    assert not result.passed  # it fails the (wrong) generated tests: a best effort, not a claim
+    (d,) = result.disputes
+    assert d.call == "area(1, 1)"  # the smallest input the two sides differ on
+    assert sorted(d.outputs.values()) == ["1", "4"] and d.answer == "1"
+    assert d.winner == result.best.label
+    # the judge saw the task and the call only: no program, no candidate's result
+    asked = [c for c in backend.history if prompts.kind_of(c.messages) == "judge"]
+    assert len(asked) == 1 and asked[0].temperature == 0.0
+    text = asked[0].messages[-1]["content"]
+    assert "area(1, 1)" in text and "w * h" not in text and "4" not in text.split("`")[-1]
+
+
+def test_a_verdict_for_the_leader_keeps_it_and_its_claim() -> None:
+    result = solve(TASK, config(), backend=misread("It returns 4."))
+    assert result.best is not None and "w * h" not in result.best.code
+    assert result.passed and result.disputes[0].winner == result.best.label
+
+
+def test_an_answer_that_matches_neither_side_decides_nothing() -> None:
+    result = solve(TASK, config(), backend=misread("7"))
+    assert result.best is not None and "w * h" not in result.best.code
+    assert [d.winner for d in result.disputes] == [None, None]  # a second input was tried
+    assert result.passed  # as without a judge: three agreeing programs pass every test
+
+
+def test_without_the_judge_the_vote_of_the_misreading_wins() -> None:
+    result = solve(TASK, config(judge=False), backend=misread("1"))
+    assert result.best is not None and "w * h" not in result.best.code
+    assert result.passed and result.disputes == []
+
+
+def cand(label: int, answer: str) -> Candidate:
+    return Candidate(0, label, "sample", code=f"def f(x):\n    return {answer}\n")
+
+
+def test_answers_are_read_as_values_and_must_match_exactly_one_side() -> None:
+    a, b = cand(0, "1"), cand(1, "True")
+
+    def says(text: str) -> str | None:
+        return judge("t", "f(1)", a, "1", b, "True", lambda m: text).winner
+
+    assert says("```python\n1\n```") == "r0c0" and says("The call returns True.") == "r0c1"
+    assert says("1.0") is None  # loosely, 1.0 is 1 and True alike: no verdict
+    assert says("2") is None and says("") is None
+    e, f = cand(0, "[1, 2]"), cand(1, "[2, 1]")
+    loose = judge("t", "f(1)", e, "[1, 2]", f, "[2, 1]", lambda m: "(1, 2)")
+    assert loose.winner == "r0c0"  # no side is (1, 2) to the letter; [1, 2] is, loosely
+    c, d = cand(0, "[1, 2]"), cand(1, "raise ValueError")
+    raised = judge("t", "f(1)", c, "[1, 2]", d, "raises ValueError", lambda m: "ValueError")
+    assert raised.winner == "r0c1"
+
+
+def test_differing_inputs_come_from_real_probe_runs_smallest_first() -> None:
+    calls = ["f([3, 1, 2])", "f([5])", "f([1, 1])"]
+    changed = mutant_calls(calls)
+    probes, mutants = probe_tests(calls, "f"), probe_tests(changed, "f", MUTANT_PREFIX)
+    assert probes and mutants
+    names = {f"test_probe_{i}": c for i, c in enumerate(calls, 1)}
+    names |= {f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)}
+    limits = sandbox.Limits()
+    sides = []
+    for body in ("max(xs)", "xs[0] if len(xs) < 3 else xs[-1]"):
+        c = Candidate(0, len(sides), "sample", code=f"def f(xs):\n    return {body}\n")
+        c.probe_run = sandbox.run_tests(c.code, probes, limits)
+        c.mutant_run = sandbox.run_tests(c.code, mutants, limits)
+        sides.append(c)
+    assert shown(sides[0].probe_run)["test_probe_1"] == "3"
+    found = differing_inputs(*sides, names)
+    assert found[0] == ("f([3, 1, 2])", "3", "2")  # the tests' own inputs before changed ones
+    assert all(x != y for _, x, y in found)
+
+
+def test_round_0_leads_with_the_greedy_reply() -> None:
+    backend = MockBackend("demo")
+    cfg = AgentConfig(backend="mock", n_candidates=4, max_iters=1, judge=False)
+    result = solve("Write `second_largest_unique(nums)`.", cfg, backend=backend)
+    origins = [c.origin for c in result.rounds[0].candidates]
+    assert origins == ["greedy", "sample", "sample", "sample"]
+    code_calls = [c for c in backend.history if prompts.kind_of(c.messages) == "code"]
+    assert [(c.n, c.temperature) for c in code_calls] == [(1, 0.0), (3, cfg.temperature)]
+    seeds = [c.seed for c in result.rounds[0].candidates]
+    assert len(set(seeds)) == 4
