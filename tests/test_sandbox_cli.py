@@ -62,6 +62,9 @@ def test_doctor_lists_layers_and_backends():
     assert done.returncode == 0
     assert "sandbox:" in done.stdout and "backends:" in done.stdout and "mock" in done.stdout
     assert "not reachable" in done.stdout and "ollama serve" in done.stdout
+    # each layer says what it covers, active or missing
+    seccomp = next(ln for ln in done.stdout.splitlines() if " seccomp" in ln)
+    assert "pathname socket" in seccomp and "socketpair() works" in seccomp
 
 
 def test_doctor_lists_the_models_ollama_has() -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from .backends.openai import DEFAULT_BASE_URL as DEFAULT_OPENAI_URL
 from .errors import BackendError, LocalCodeError
 from .sandbox import IsolationStatus, sandbox_status
+from .sandbox.records import covers
 
 
 @dataclass
@@ -25,8 +26,11 @@ class Diagnosis:
 
     def lines(self) -> list[str]:
         out = ["sandbox:"]
-        out += [f"  ok       {layer}" for layer in self.sandbox.active]
-        out += [f"  missing  {k}: {v}" for k, v in self.sandbox.missing.items()]
+        out += [f"  ok       {layer}: {covers(layer)}" for layer in self.sandbox.active]
+        out += [
+            f"  missing  {k}: {v} (it would give: {covers(k)})"
+            for k, v in self.sandbox.missing.items()
+        ]
         out.append("  --sandbox strict: " + ("allowed" if self.sandbox.complete else "refused"))
         out.append("backends: " + ", ".join(self.backends))
         out.append(f"  ollama at {self.ollama_url}: {self.ollama}")

@@ -352,7 +352,8 @@ _DENIED_SYSCALLS = (
 
 def seccomp_filter() -> Any:
     """A libseccomp filter (not yet loaded): no debugging other processes, no new namespaces or
-    mounts, no kernel-object tricks, sockets only of family AF_UNIX. None if pyseccomp is missing."""
+    mounts, no kernel-object tricks, sockets only of family AF_UNIX and never connected or sent to
+    an address. None if pyseccomp is missing."""
     try:
         import pyseccomp as sc
     except ImportError:
@@ -363,6 +364,13 @@ def seccomp_filter() -> Any:
         with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this arch
             f.add_rule(deny, name)
     f.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, 1))  # 1 = AF_UNIX
+    # No way out through a UNIX socket: Landlock does not cover connecting to a pathname socket
+    # (a Docker daemon, an ssh-agent, D-Bus), so nothing connects and nothing is sent to an
+    # address. Pairs made with socketpair() (multiprocessing's pipes) need neither.
+    f.add_rule(sc.ERRNO(errno.EACCES), "connect")
+    f.add_rule(sc.ERRNO(errno.EACCES), "sendto", sc.Arg(4, sc.NE, 0))  # a destination address
+    for name in ("sendmsg", "sendmmsg"):  # their address sits in memory a filter can't read
+        f.add_rule(sc.ERRNO(errno.EACCES), name)
     for flag in NS_FLAGS:
         f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     with contextlib.suppress(RuntimeError, ValueError, OSError):

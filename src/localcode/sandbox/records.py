@@ -92,3 +92,24 @@ class IsolationStatus:
 
 
 STRICT_LAYERS = frozenset({"namespaces", "landlock", "seccomp"})  # what --sandbox strict demands
+
+# What each layer keeps a candidate from, by the layer's name without its details.
+COVERS = {
+    "rlimits": "CPU seconds, memory, processes, file sizes and open files are bounded",
+    "process-group kill": "every process it starts is killed when its run ends",
+    "namespaces": "its own mount, PID, network (loopback only) and IPC namespaces: no "
+    "network, no host processes, abstract UNIX sockets of its own only",
+    "unused uid": "runs as a uid that owns no file (when localcode runs as root)",
+    "landlock": "reads only what Python needs and its scratch directory, writes only the "
+    "scratch; from "
+    "ABI 4 no TCP, from ABI 6 no abstract UNIX sockets or signals outside the sandbox. Not "
+    "covered by any ABI: connecting to a pathname UNIX socket (seccomp stops that)",
+    "seccomp": "no ptrace, mounts, namespaces, io_uring, bpf or kernel keys; sockets only of "
+    "family AF_UNIX, never connected or sent to an address: no pathname socket anywhere "
+    "(Docker, ssh-agent, D-Bus), no abstract socket, no datagram to /dev/log; socketpair() works",
+}
+
+
+def covers(layer: str) -> str:
+    """What the layer (as IsolationStatus names it, details included) keeps a candidate from."""
+    return COVERS.get(layer.split(" (")[0], "")
