@@ -122,3 +122,14 @@ def test_round_0_leads_with_the_greedy_reply() -> None:
     assert [(c.n, c.temperature) for c in code_calls] == [(1, 0.0), (3, cfg.temperature)]
     seeds = [c.seed for c in result.rounds[0].candidates]
     assert len(set(seeds)) == 4
+
+
+def test_the_result_says_where_the_time_and_tokens_went() -> None:
+    result = solve(TASK, config(), backend=misread("1"))
+    assert list(result.spent) == ["tests", "candidates", "judging", "later rounds", "sandbox"]
+    assert result.spent["tests"].tokens > 0 and result.spent["candidates"].tokens > 0
+    assert result.spent["judging"].tokens > 0  # one judge call
+    assert result.spent["later rounds"].tokens == 0  # max_iters=1
+    assert result.spent["sandbox"].seconds > 0
+    total = sum(s.tokens for s in result.spent.values())
+    assert total == (result.prompt_tokens or 0) + (result.completion_tokens or 0)

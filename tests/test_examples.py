@@ -309,7 +309,9 @@ def test_when_the_model_writes_no_tests_the_examples_serve() -> None:
 
 
 def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
-    task = parse_task("Write a function to find squares of a list.\nassert squares([1, 2]) == [1, 4]")
+    task = parse_task(
+        "Write a function to find squares of a list.\nassert squares([1, 2]) == [1, 4]"
+    )
     assert task.entry_point == "squares"
     tests = example_tests(task)
     assert tests is not None and "squares([1, 2]) == [1, 4]" in tests

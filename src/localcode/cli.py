@@ -16,7 +16,7 @@ from .config import LATER_ROUNDS, AgentConfig, default_ollama_url
 from .errors import LocalCodeError, UsageError
 from .extract import test_names
 from .loop import Event, solve
-from .records import Dispute, SolveResult
+from .records import SolveResult
 from .task import read_text_file
 
 EXIT_PASS, EXIT_NO_PASS, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
@@ -388,7 +388,7 @@ class Progress:
 
     def on_judged(self, ev: Event) -> None:
         assert ev.dispute is not None
-        self.out.write(f"  {describe_dispute(ev.dispute)}\n")
+        self.out.write(f"  {ev.dispute.describe()}\n")
 
     def on_stop(self, ev: Event) -> None:
         if ev.candidate and ev.candidate.all_passed:
@@ -410,18 +410,15 @@ def print_summary(result: SolveResult, out: TextIO) -> None:
         out.write(
             f"suspect tests (likely wrong; the consensus fails them): {', '.join(result.suspect_tests)}\n"
         )
+    parts = [
+        f"{k} {v.seconds:.1f}s/{v.tokens} tok" for k, v in result.spent.items() if v.seconds >= 0.05
+    ]
+    if parts:
+        out.write(f"time: {', '.join(parts)} (total {result.seconds:.1f}s)\n")
     for d in result.disputes:
-        out.write(f"judged: {describe_dispute(d)}\n")
+        out.write(f"judged: {d.describe()}\n")
     for note in result.notes:
         out.write(f"note: {note}\n")
-
-
-def describe_dispute(d: Dispute) -> str:
-    """One line: the call, what each side returned, and what the judge chose."""
-    sides = "; ".join(f"{label} returns {out}" for label, out in d.outputs.items())
-    answer = " ".join(d.answer.split())[:80] or "nothing"
-    verdict = f"the model says {answer}: " + (f"{d.winner} is right" if d.winner else "neither")
-    return f"{d.call}: {sides}; {verdict}"
 
 
 def _indent(text: str, n: int = 4) -> str:

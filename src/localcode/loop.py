@@ -21,7 +21,7 @@ from .examples import example_tests
 from .extract import extract_code, extract_tests
 from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
 from .ranking import RANKINGS, Ranking, anchored, distinct, order
-from .records import Candidate, Dispute, Round, SolveResult
+from .records import PHASES, Candidate, Dispute, Round, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
@@ -125,6 +125,7 @@ class _Run:
         self.notes: list[str] = []
         self.tokens = [0, 0]
         self.tokens_known = False
+        self.spent: dict[str, Spent] = {phase: Spent() for phase in PHASES}
 
     def execute(self, start_code: str | None) -> SolveResult:
         started = time.monotonic()
@@ -294,13 +295,16 @@ class _Run:
     def _ask(self, messages: list[Message]) -> str:
         """One greedy, short reply; an error is no answer."""
         self.judge_calls += 1
+        t0 = time.monotonic()
         try:
             reply = self.backend.complete(
                 messages, n=1, temperature=0.0, seed=self.cfg.seed, max_tokens=JUDGE_TOKENS
             )[0]
         except BackendError:
             return ""
-        self._count(reply)
+        finally:
+            self.spent["judging"].seconds += time.monotonic() - t0
+        self._count(reply, "judging")
         return "" if reply.error else reply.text
 
     def _passes(self, ranking: Ranking) -> bool:
@@ -323,6 +327,13 @@ class _Run:
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
         self.emit(Event("tests"))
+        t0 = time.monotonic()
+        try:
+            return self._write_tests()
+        finally:
+            self.spent["tests"].seconds += time.monotonic() - t0
+
+    def _write_tests(self) -> str:
         messages = prompts.tests_prompt(self.task.text, self.task.entry_point, N_TESTS)
         for attempt in range(2):  # a reply with no test functions is asked for once more
             reply = self.backend.complete(
@@ -332,7 +343,7 @@ class _Run:
                 seed=self.cfg.seed + attempt,
                 max_tokens=self.cfg.max_test_tokens,
             )[0]
-            self._count(reply)
+            self._count(reply, "tests")
             if reply.error:
                 raise BackendError(f"Test generation failed: {reply.error}")
             tests = extract_tests(reply.text, self.task.entry_point)
@@ -378,16 +389,20 @@ class _Run:
             batches.insert(0, first)
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
-                self._count(reply)  # here, not in the sampling threads: no shared += races
+                # here, not in the sampling threads: no shared += races
+                self._count(reply, "candidates" if r == 0 else "later rounds")
                 cands.append(self._candidate(r, len(cands), origin, reply))
         gen_s = time.monotonic() - t0
+        self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
         for c in cands:
             c.generation_s = gen_s
         self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
         t1 = time.monotonic()
         self._score(cands)
         self.candidates.extend(cands)
-        return Round(r, kind, cands, generation_s=gen_s, scoring_s=time.monotonic() - t1)
+        scoring_s = time.monotonic() - t1
+        self.spent["sandbox"].seconds += scoring_s
+        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)
@@ -492,11 +507,12 @@ class _Run:
         )
 
     # --- bookkeeping -------------------------------------------------------------------
-    def _count(self, c: Completion) -> None:
+    def _count(self, c: Completion, phase: str) -> None:
         if c.prompt_tokens is not None or c.completion_tokens is not None:
             self.tokens_known = True
             self.tokens[0] += c.prompt_tokens or 0
             self.tokens[1] += c.completion_tokens or 0
+            self.spent[phase].tokens += (c.prompt_tokens or 0) + (c.completion_tokens or 0)
 
     def _result(self, ranking: Ranking, seconds: float) -> SolveResult:
         best = ranking.best
@@ -511,6 +527,7 @@ class _Run:
             score=best.score if best else 0.0,
             passed=self._done(ranking),
             disputes=self.disputes,
+            spent={k: Spent(round(v.seconds, 3), v.tokens) for k, v in self.spent.items()},
             rounds=self.rounds,
             best=best,
             seconds=seconds,

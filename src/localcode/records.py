@@ -64,6 +64,24 @@ class Dispute:
     answer: str  # what the model, shown only the task and the call, said it returns
     winner: str | None  # the label whose result is that answer; None: it matched neither
 
+    def describe(self) -> str:
+        """One line: the call, what each side returned, and what the judge said."""
+        sides = "; ".join(f"{label} returns {out}" for label, out in self.outputs.items())
+        answer = " ".join(self.answer.split())[:80] or "nothing"
+        verdict = f"{self.winner} is right" if self.winner else "neither"
+        return f"{self.call}: {sides}; the model says {answer}: {verdict}"
+
+
+PHASES = ("tests", "candidates", "judging", "later rounds", "sandbox")  # where a run's time goes
+
+
+@dataclass
+class Spent:
+    """Wall seconds and tokens (prompt and completion) one phase of a run took."""
+
+    seconds: float = 0.0
+    tokens: int = 0
+
 
 @dataclass
 class Round:
@@ -107,6 +125,7 @@ class SolveResult:
     suspect_tests: list[str] = field(default_factory=list)  # generated tests the consensus doubts
     examples: str | None = None  # tests made from the task's own examples, trusted like user tests
     disputes: list[Dispute] = field(default_factory=list)  # disagreements the model judged
+    spent: dict[str, Spent] = field(default_factory=dict)  # by phase (PHASES)
 
     @property
     def rounds_used(self) -> int:

@@ -123,6 +123,7 @@ def run_one(
         notes=attempt.notes,
         missed=not run.all_passed and _another_passes(problem, attempt, limits),
         winner=attempt.winner,
+        spent=attempt.spent,
     )
 
 

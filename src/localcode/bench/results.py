@@ -35,6 +35,7 @@ class Outcome:
     # e.g. a line from before this was recorded): what a better selection could have won
     missed: bool | None = None
     winner: str | None = None  # the chosen candidate: "r1c2 fix" (round, index, origin); loops only
+    spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
     settings: dict[str, Any] = field(default_factory=dict)  # model, seed, N...: what made it
 
     @property

@@ -27,6 +27,7 @@ class Attempt:
     notes: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)  # every code it produced, chosen or not
     winner: str | None = None  # how the chosen code was made: "r1c2 fix" (round, index, origin)
+    spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -60,9 +61,10 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         prompt_tokens=result.prompt_tokens,
         completion_tokens=result.completion_tokens,
         rounds=result.rounds_used,
-        notes=list(result.notes),
+        notes=[*result.notes, *(f"judged: {d.describe()}" for d in result.disputes)],
         candidates=[c.code for r in result.rounds for c in r.candidates if c.code],
         winner=f"{result.best.label} {result.best.origin}" if result.best else None,
+        spent={k: {"seconds": v.seconds, "tokens": v.tokens} for k, v in result.spent.items()},
     )
 
 
