@@ -246,8 +246,9 @@ class _Run:
 
     # --- judging -----------------------------------------------------------------------
     def _settle(self, ranking: Ranking) -> Ranking:
-        """The leader meets the strongest other behaviour groups on inputs where they differ;
-        one the model judges right in both orders takes its place (see disputes.py)."""
+        """The leader meets the strongest other behaviour groups on inputs where they differ; one
+        whose result the model names takes its place (see disputes.py). A pair with no input to
+        judge them by (they differ only where one raises on a changed input) is no dispute."""
         self.judged_for = None
         best = ranking.best
         if best is None or not self.cfg.judge or not self.calls:
@@ -259,12 +260,12 @@ class _Run:
         leader, mine, won, undecided = best, found[0], 0, 0
         for group in found[1 : 1 + disputes.MAX_CHALLENGERS]:
             rival = min(group, key=order)
-            verdict = self._verdict(leader, rival)
+            judged, verdict = self._verdict(leader, rival)
             if verdict is rival:
                 leader, mine, won = rival, group, 1
             elif verdict is leader:
                 won += 1
-            else:
+            elif judged:
                 undecided += 1
         self.judged_for = leader if won and not undecided else None
         if leader is best:
@@ -276,13 +277,17 @@ class _Run:
             rival=distinct(found[0]),
         )
 
-    def _verdict(self, a: Candidate, b: Candidate) -> Candidate | None:
-        """Which of the two the judge chose, remembered by their behaviours; None: undecided."""
+    def _verdict(self, a: Candidate, b: Candidate) -> tuple[bool, Candidate | None]:
+        """Whether the pair was put to the judge, and which of the two it chose (None:
+        undecided), remembered by their behaviours."""
         key = frozenset({_behaviour_key(a), _behaviour_key(b)})
         if key not in self.verdicts:
             if self.judge_calls >= MAX_JUDGE_CALLS:
-                return None
+                return True, None
             found = disputes.settle(self.task.text, a, b, self.calls, self._ask)
+            if not found:
+                self.verdicts[key] = _NO_INPUT
+                return False, None
             for d in found:
                 self.disputes.append(d)
                 self.emit(Event("judged", a.round, detail=d.call, dispute=d))
@@ -290,7 +295,9 @@ class _Run:
             chosen = a if winner == a.label else b if winner == b.label else None
             self.verdicts[key] = _behaviour_key(chosen) if chosen else None
         want = self.verdicts[key]
-        return a if want == _behaviour_key(a) else b if want == _behaviour_key(b) else None
+        if want is _NO_INPUT:
+            return False, None
+        return True, a if want == _behaviour_key(a) else b if want == _behaviour_key(b) else None
 
     def _ask(self, messages: list[Message]) -> str:
         """One greedy, short reply; an error is no answer."""
@@ -535,6 +542,9 @@ class _Run:
             completion_tokens=self.tokens[1] if self.tokens_known else None,
             notes=self.notes,
         )
+
+
+_NO_INPUT = object()  # a pair that differs on no input the judge can be asked about
 
 
 def _behaviour_key(c: Candidate) -> tuple[tuple[str, str], ...]:
