@@ -133,3 +133,30 @@ def test_the_result_says_where_the_time_and_tokens_went() -> None:
     assert result.spent["sandbox"].seconds > 0
     total = sum(s.tokens for s in result.spent.values())
     assert total == (result.prompt_tokens or 0) + (result.completion_tokens or 0)
+
+
+STACK_TASK = "Write a class `Stack` with push(x) and pop(); pop returns the last value pushed."
+STACK_TESTS = """```python
+def test_case_1():
+    s = Stack()
+    s.push(1)
+    s.push(2)
+    assert s.pop() == 1
+```"""
+LIFO = "class Stack:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n        self.items.append(x)\n    def pop(self):\n        return self.items.pop()\n"
+FIFO = LIFO.replace("self.items.pop()", "self.items.pop(0)")
+
+
+def test_a_class_is_probed_by_its_method_calls_and_judged_on_them() -> None:
+    replies = [STACK_TESTS, f"```python\n{FIFO}```", f"```python\n{LIFO}```", "2"]
+    backend = MockBackend("demo", replies=replies)
+    cfg = AgentConfig(backend="mock", n_candidates=2, max_iters=1, greedy=False)
+    result = solve(STACK_TASK, cfg, backend=backend)
+    (d,) = result.disputes
+    assert d.call == "s = Stack(); s.push(1); s.push(2); s.pop()"
+    assert sorted(d.outputs.values()) == ["1", "2"]
+    assert result.best is not None and "pop()" in result.best.code  # LIFO, though its test fails
+    asked = next(c for c in backend.history if prompts.kind_of(c.messages) == "judge")
+    text = asked.messages[-1]["content"]
+    assert "s.push(2)\n```\nWhat does `s.pop()` return?" in text
+    assert not result.passed

@@ -320,3 +320,5 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     assert parse_task("Square it.\nsquare(3) -> 9").entry_point == "square"
     assert parse_task("Return the sum.\nassert len(x) == 3").entry_point is None
     assert parse_task("Write a function that adds numbers.").entry_point is None
+    assert parse_task("Write a class `Stack` with push and pop.").entry_point == "Stack"
+    assert parse_task("Implement a `MinStack` class.").entry_point == "MinStack"

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from localcode import sandbox
-from localcode.probes import MAX_PROBES, behaviour, mutant_calls, probe_calls, probe_tests
+from localcode.probes import (
+    MAX_PROBES,
+    behaviour,
+    mutant_calls,
+    probe_calls,
+    probe_tests,
+    sequence_calls,
+    sequence_tests,
+    shown,
+)
 from localcode.ranking import rank_codet
 from localcode.records import Candidate
 
@@ -236,3 +245,19 @@ def test_where_every_test_fails_programs_that_crash_on_the_tests_inputs_lose() -
     pool = [cand(i, f"def f(x): return {i}", {"test_case_1"}, "ax") for i in range(2)]
     pool.append(cand(2, "def f(x): return 'A-'", {"test_case_2"}, "ab"))
     assert rank_codet(pool).best is pool[0]
+
+
+def test_a_class_is_probed_by_the_method_calls_the_tests_make_in_order() -> None:
+    tests = (
+        "def test_a():\n    q = Queue(2)\n    q.put('x')\n    assert q.get() == 'x'\n"
+        "    n = 3\n    q.put(n)\n    assert q.get() == 3\n"
+    )
+    seqs = sequence_calls([tests], "Queue")
+    # each call with what came before it; a call with a variable argument ends the sequence
+    assert seqs == [("q = Queue(2)", "q.put('x')"), ("q = Queue(2)", "q.put('x')", "q.get()")]
+    source = sequence_tests(seqs)
+    assert source is not None
+    code = "class Queue:\n    def __init__(self, n):\n        self.items = []\n    def put(self, x):\n        self.items.append(x)\n    def get(self):\n        return self.items.pop(0)\n"
+    run = sandbox.run_tests(code, source, sandbox.Limits())
+    assert shown(run) == {"test_probe_1": "None", "test_probe_2": "'x'"}
+    assert sequence_calls([tests], None) == [] and sequence_tests([]) is None

@@ -19,7 +19,14 @@ from .errors import (
 )
 from .examples import example_tests
 from .extract import extract_code, extract_tests
-from .probes import MUTANT_PREFIX, mutant_calls, probe_calls, probe_tests
+from .probes import (
+    MUTANT_PREFIX,
+    mutant_calls,
+    probe_calls,
+    probe_tests,
+    sequence_calls,
+    sequence_tests,
+)
 from .ranking import RANKINGS, Ranking, anchored, distinct, order
 from .records import PHASES, Candidate, Dispute, Round, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
@@ -134,15 +141,15 @@ class _Run:
         self.tests = self._generate_tests()
         if self.cfg.ranking == "codet":
             entry = self.task.entry_point
-            calls = probe_calls([self.user_tests, self.examples, self.tests], entry)
-            changed = mutant_calls(calls)
-            self.probes = probe_tests(calls, entry)
-            self.mutants = probe_tests(changed, entry, MUTANT_PREFIX)
-            if self.probes is not None:
-                self.calls = {f"test_probe_{i}": c for i, c in enumerate(calls, start=1)}
-            if self.mutants is not None:
-                self.calls.update({f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)})
+            sources = [self.user_tests, self.examples, self.tests]
+            if entry and entry[:1].isupper():  # a class: its method calls, in sequence
+                steps = sequence_calls(sources, entry)
+                self.probes = sequence_tests(steps)
+                self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
+            else:
+                self._function_probes(probe_calls(sources, entry))
         ranking = Ranking(None, 0)
+
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
@@ -160,6 +167,16 @@ class _Run:
         done = "passed" if self._done(ranking) else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
+
+    def _function_probes(self, calls: list[str]) -> None:
+        """Probes on the tests' calls of the function, and on those calls changed a little."""
+        entry, changed = self.task.entry_point, mutant_calls(calls)
+        self.probes = probe_tests(calls, entry)
+        self.mutants = probe_tests(changed, entry, MUTANT_PREFIX)
+        if self.probes is not None:
+            self.calls = {f"test_probe_{i}": c for i, c in enumerate(calls, start=1)}
+        if self.mutants is not None:
+            self.calls.update({f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)})
 
     def _given(self, code: str) -> Ranking:
         """The user's own code is scored first, as round 0, and improved from there."""

@@ -17,8 +17,13 @@ separately from the tests' own, so a candidate that hangs on one loses only thos
 
 A probe is a test that always fails with a digest of the value: it runs in the sandbox like any
 other test. The test and a function under test run in separate processes, so the digest is
-computed from the value that came back, out of the candidate's reach; a class under test runs in
-the test's process, so a task whose entry point is a class gets no probes.
+computed from the value that came back, out of the candidate's reach. Its message also carries a
+short repr of the value, for the judge (disputes.py) and the user.
+
+A class under test is probed by the method calls the tests make on an instance made with literal
+arguments, each call replayed with the calls before it (`sequence_calls`). A class runs in the
+test's process, so there a candidate could reach the digest; probes only group candidates and
+never earn credit, so the worst it could do is disguise its own behaviour.
 """
 
 from __future__ import annotations
@@ -259,6 +264,100 @@ def probe_tests(
         node.args.insert(0, ast.Name(entry_point, ast.Load()))
         node.func = ast.Name("_lc_probe", ast.Load())
         tests.append(f"def {name}():\n    {ast.unparse(node)}\n")
+    return _HELPER + "\n\n" + "\n\n".join(tests)
+
+
+def sequence_calls(sources: Iterable[str | None], class_name: str | None) -> list[tuple[str, ...]]:
+    """For a class under test: the tests' method calls on an instance, each with the statements
+    before it (`c = Stack()`, `c.push(1)`, `c.pop()`), where the instance is made and every call
+    made with literal arguments. A sequence ends at any other use of the instance."""
+    if not class_name:
+        return []
+    found: dict[tuple[str, ...], None] = {}
+    for source in sources:
+        tree = parse(source) if source else None
+        tests = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] if tree else []
+        for test in tests:
+            for seq in _sequences(test.body, class_name):
+                if len(found) >= MAX_PROBES:
+                    return list(found)
+                if sum(map(len, seq)) <= MAX_CALL_CHARS:
+                    found.setdefault(seq, None)
+    return list(found)
+
+
+def _sequences(body: list[ast.stmt], class_name: str) -> Iterator[tuple[str, ...]]:
+    var, steps = "", []
+    for stmt in body:
+        made = _made(stmt, class_name)
+        if made is not None:
+            var, steps = made[0], [made[1]]
+            continue
+        if not var:
+            continue
+        calls = sorted(_method_calls(stmt, var), key=lambda c: (c.lineno, c.col_offset))
+        uses = sum(isinstance(n, ast.Name) and n.id == var for n in ast.walk(stmt))
+        if len(calls) != uses or not all(map(_literal_call, calls)):
+            var = ""  # the instance used otherwise: what follows is not a sequence we can replay
+            continue
+        for call in calls:
+            text = _unparse(call)
+            if text is None:
+                var = ""
+                break
+            yield (*steps, text)
+            steps.append(text)
+
+
+def _made(stmt: ast.stmt, class_name: str) -> tuple[str, str] | None:
+    """(name, source) of `name = ClassName(literals)`; else None."""
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and literal_arguments(stmt.value, class_name) is not None
+    ):
+        text = _unparse(stmt)
+        return (stmt.targets[0].id, text) if text else None
+    return None
+
+
+def _method_calls(stmt: ast.stmt, var: str) -> list[ast.Call]:
+    return [
+        n
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == var
+    ]
+
+
+def _literal_call(call: ast.Call) -> bool:
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return False
+    try:
+        for value in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def sequence_tests(sequences: list[tuple[str, ...]]) -> str | None:
+    """A test file with one probe per sequence: the value of its last call, compared."""
+    if not sequences:
+        return None
+    tests = []
+    for i, seq in enumerate(sequences, start=1):
+        *setup, last = seq
+        lines = [f"        {line}" for line in setup] + [f"        return {last}"]
+        body = "\n".join(lines)
+        tests.append(
+            f"def test_probe_{i}():\n    def _lc_steps():\n{body}\n\n    _lc_probe(_lc_steps)\n"
+        )
     return _HELPER + "\n\n" + "\n\n".join(tests)
 
 

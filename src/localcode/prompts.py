@@ -58,7 +58,9 @@ def fix_prompt(task: str, entry_point: str | None, code: str, feedback: str) -> 
 
 def judge_prompt(task: str, call: str) -> list[Message]:
     """Ask what one call returns, given only the task: no program, no candidate answers."""
-    user = f"Task:\n{task.strip()}\n\nWhat does `{call}` return?"
+    *setup, last = call.split("; ")  # a class's method calls come as a sequence
+    before = "After\n```python\n" + "\n".join(setup) + "\n```\n" if setup else ""
+    user = f"Task:\n{task.strip()}\n\n{before}What does `{last}` return?"
     return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
 

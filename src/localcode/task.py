@@ -14,6 +14,8 @@ from .errors import TaskError
 from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
+# "a class `Stack`", "class Stack", "a `Stack` class"
+_CLASS = re.compile(r"\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b")
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
@@ -38,8 +40,9 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     defs = _DEF.findall(text)
     if defs:
         return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
-    found = _BACKTICK_CALL.search(text)
-    return Task(text, entry_point or (found.group(1) if found else _example_name(text)))
+    found = _BACKTICK_CALL.search(text) or _CLASS.search(text)
+    name = next((g for g in found.groups() if g), None) if found else None
+    return Task(text, entry_point or name or _example_name(text))
 
 
 def _example_name(text: str) -> str | None:
