@@ -405,6 +405,12 @@ def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: 
     assert by_key[("greedy", "mock/dupes")]["winner"] is None  # one sample: nothing chosen
     assert by_key[("best-of-n", "mock/dupes")]["winner"] in {f"r0c{i} sample" for i in range(4)}
     assert by_key[("best-of-n", "mock/dupes")]["winner"] != "r0c0 sample"  # NO_DEDUPE lost
+    # where the time went, and what each round left
+    best_of_n = by_key[("best-of-n", "mock/dupes")]
+    assert set(best_of_n["spent"]) == {"tests", "candidates", "judging", "later rounds", "sandbox"}
+    assert best_of_n["spent"]["candidates"]["tokens"] > 0
+    assert [h["kind"] for h in best_of_n["history"]] == ["initial"]
+    assert best_of_n["history"][0]["best"] == best_of_n["winner"].split()[0]
     rows = table(proc.stdout)
     assert rows["greedy"][5] == "0" and rows["best-of-n"][5] == "1"  # the "missed" column
 

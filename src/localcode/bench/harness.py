@@ -124,6 +124,7 @@ def run_one(
         missed=not run.all_passed and _another_passes(problem, attempt, limits),
         winner=attempt.winner,
         spent=attempt.spent,
+        history=attempt.history,
     )
 
 

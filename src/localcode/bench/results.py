@@ -36,6 +36,7 @@ class Outcome:
     missed: bool | None = None
     winner: str | None = None  # the chosen candidate: "r1c2 fix" (round, index, origin); loops only
     spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
+    history: list[dict[str, Any]] | None = None  # each round's kind and best so far; loops only
     settings: dict[str, Any] = field(default_factory=dict)  # model, seed, N...: what made it
 
     @property

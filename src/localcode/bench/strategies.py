@@ -12,6 +12,7 @@ from ..config import AgentConfig
 from ..errors import BackendError
 from ..extract import extract_code
 from ..loop import solve
+from ..records import Round
 from .problems import Problem
 
 
@@ -28,6 +29,7 @@ class Attempt:
     candidates: list[str] = field(default_factory=list)  # every code it produced, chosen or not
     winner: str | None = None  # how the chosen code was made: "r1c2 fix" (round, index, origin)
     spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
+    history: list[dict[str, Any]] | None = None  # each round's kind and best so far; loops only
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -65,17 +67,35 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         candidates=[c.code for r in result.rounds for c in r.candidates if c.code],
         winner=f"{result.best.label} {result.best.origin}" if result.best else None,
         spent={k: {"seconds": v.seconds, "tokens": v.tokens} for k, v in result.spent.items()},
+        history=[_round_summary(r) for r in result.rounds],
     )
+
+
+def _round_summary(rnd: Round) -> dict[str, Any]:
+    """What a round left: its kind, the best so far and what stood against it."""
+    return {
+        "kind": rnd.kind,
+        "best": rnd.best_label,
+        "score": round(rnd.best_score, 3),
+        "agree": rnd.agree,
+        "rival": rnd.rival,
+        "suspect": rnd.suspect_tests,
+    }
+
+
+_PROTOTYPE = {"greedy": False, "judge": False}  # every candidate sampled, nothing judged
 
 
 def best_of_n(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     """Plain best-of-N: tests, one round of N candidates, best by pass fraction."""
-    return _loop(problem, cfg, backend, ranking="plain", max_iters=1, examples=False)
+    return _loop(problem, cfg, backend, ranking="plain", max_iters=1, examples=False, **_PROTOTYPE)
 
 
 def prototype(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
     """The prototype's loop: plain ranking, later rounds repair the best."""
-    return _loop(problem, cfg, backend, ranking="plain", later_rounds="fix", examples=False)
+    return _loop(
+        problem, cfg, backend, ranking="plain", later_rounds="fix", examples=False, **_PROTOTYPE
+    )
 
 
 def localcode(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
