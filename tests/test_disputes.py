@@ -160,3 +160,27 @@ def test_a_class_is_probed_by_its_method_calls_and_judged_on_them() -> None:
     text = asked.messages[-1]["content"]
     assert "s.push(2)\n```\nWhat does `s.pop()` return?" in text
     assert not result.passed
+
+
+def _probed(bodies: list[str], calls: list[str]) -> tuple[list[Candidate], dict[str, str]]:
+    changed = mutant_calls(calls)
+    probes, mutants = probe_tests(calls, "f"), probe_tests(changed, "f", MUTANT_PREFIX)
+    names = {f"test_probe_{i}": c for i, c in enumerate(calls, 1)}
+    names |= {f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)}
+    out = []
+    for body in bodies:
+        c = Candidate(0, len(out), "sample", code=f"def f(xs):\n    return {body}\n")
+        c.probe_run = sandbox.run_tests(c.code, probes or "", sandbox.Limits())
+        c.mutant_run = sandbox.run_tests(c.code, mutants or "", sandbox.Limits())
+        out.append(c)
+    return out, names
+
+
+def test_a_changed_input_one_side_raises_on_is_judged_but_not_one_both_raise_on() -> None:
+    # alike on the tests' input f([3]); on the changed f([3, 3]) one answers and one raises
+    (a, b, c), names = _probed(
+        ["max(xs)", "xs[0] if len(xs) == 1 else xs[9]", "xs[0] if len(xs) == 1 else {}[0]"],
+        ["f([3])"],
+    )
+    assert differing_inputs(a, b, names) == [("f([3, 3])", "3", "raises IndexError")]
+    assert differing_inputs(b, c, names) == []  # IndexError against KeyError: outside the task

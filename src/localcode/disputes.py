@@ -5,8 +5,8 @@ and votes cannot say which is right when the model's tests share its samples' mi
 leading behaviour group meets each challenger on the smallest input where they differ, and the
 model, shown only the task and that one call, says what it returns; the side whose result is
 that answer wins. This is the adaptive selection of S* (arXiv 2502.14382), on inputs the probes
-already ran (probes.py): the tests' own calls first, then those calls changed a little (only where
-both returned a value).
+already ran (probes.py): the tests' own calls first, then those calls changed a little (where at
+least one side returned a value).
 
 S* shows the two results and asks which is right, in both orders. With Qwen2.5-Coder-1.5B that
 answered "A" in every order on every input tried (or the same wrong value): no verdict. Asked
@@ -61,7 +61,8 @@ def differing_inputs(
     a: Candidate, b: Candidate, calls: dict[str, str]
 ) -> list[tuple[str, str, str]]:
     """(call, what a returned, what b returned) where they differ: the tests' own inputs first,
-    then changed inputs on which both returned a value, shortest call first in each."""
+    then changed inputs on which at least one returned a value (where one raises and the other
+    answers, the model says which the task asks for), shortest call first in each."""
     da, db = seen(a), seen(b)
     sa = {**shown(a.probe_run), **shown(a.mutant_run)}
     sb = {**shown(b.probe_run), **shown(b.mutant_run)}
@@ -71,8 +72,8 @@ def differing_inputs(
         if x == y or "?" in (x, y) or name not in sa or name not in sb or sa[name] == sb[name]:
             continue
         changed = not name.startswith("test_probe_")
-        if changed and not (x[0] == y[0] == "v"):
-            continue  # a changed input may be outside what the task allows
+        if changed and x[0] == y[0] == "x":
+            continue  # both raise on a changed input: it is probably outside what the task allows
         found.append((changed, len(call), call, sa[name], sb[name]))
     return [(call, x, y) for _, _, call, x, y in sorted(found)]
 
