@@ -25,10 +25,10 @@ def fenced(body: str) -> str:
     return f"```python\ndef area(w, h):\n    return {body}\n```"
 
 
-def misread(answer: str) -> MockBackend:
+def misread(*answers: str) -> MockBackend:
     """Three distinct programs agree on the perimeter, one returns the area; the judge says
-    `answer`."""
-    replies = [PERIMETER_TESTS, *map(fenced, [*PERIMETERS, RIGHT]), answer]
+    `answers`, one per question."""
+    replies = [PERIMETER_TESTS, *map(fenced, [*PERIMETERS, RIGHT]), *answers]
     return MockBackend("demo", replies=replies)
 
 
@@ -37,19 +37,26 @@ def config(**kw: object) -> AgentConfig:
 
 
 def test_the_judge_overturns_a_shared_misreading_and_the_pass_is_not_claimed() -> None:
-    backend = misread("1")
+    backend = misread("1", "6")
     result = solve(TASK, config(), backend=backend)
     assert result.best is not None and "w * h" in result.best.code
     assert not result.passed  # it fails the (wrong) generated tests: a best effort, not a claim
-    (d,) = result.disputes
-    assert d.call == "area(1, 1)"  # the smallest input the two sides differ on
-    assert sorted(d.outputs.values()) == ["1", "4"] and d.answer == "1"
-    assert d.winner == result.best.label
+    first, second = result.disputes  # overturning the leader takes two inputs
+    assert first.call == "area(1, 1)"  # the smallest input the two sides differ on
+    assert sorted(first.outputs.values()) == ["1", "4"] and first.answer == "1"
+    assert second.call == "area(2, 3)" and second.answer == "6"
+    assert first.winner == second.winner == result.best.label
     # the judge saw the task and the call only: no program, no candidate's result
     asked = [c for c in backend.history if prompts.kind_of(c.messages) == "judge"]
-    assert len(asked) == 1 and asked[0].temperature == 0.0
+    assert len(asked) == 2 and asked[0].temperature == 0.0
     text = asked[0].messages[-1]["content"]
     assert "area(1, 1)" in text and "w * h" not in text and "4" not in text.split("`")[-1]
+
+
+def test_one_verdict_against_the_leader_is_not_enough_to_overturn_it() -> None:
+    result = solve(TASK, config(), backend=misread("1", "I don't know"))
+    assert result.best is not None and "w * h" not in result.best.code
+    assert [d.winner is not None for d in result.disputes] == [True, False]
 
 
 def test_a_verdict_for_the_leader_keeps_it_and_its_claim() -> None:
@@ -125,10 +132,10 @@ def test_round_0_leads_with_the_greedy_reply() -> None:
 
 
 def test_the_result_says_where_the_time_and_tokens_went() -> None:
-    result = solve(TASK, config(), backend=misread("1"))
+    result = solve(TASK, config(), backend=misread("1", "6"))
     assert list(result.spent) == ["tests", "candidates", "judging", "later rounds", "sandbox"]
     assert result.spent["tests"].tokens > 0 and result.spent["candidates"].tokens > 0
-    assert result.spent["judging"].tokens > 0  # one judge call
+    assert result.spent["judging"].tokens > 0  # two judge calls
     assert result.spent["later rounds"].tokens == 0  # max_iters=1
     assert result.spent["sandbox"].seconds > 0
     total = sum(s.tokens for s in result.spent.values())

@@ -146,14 +146,20 @@ def _loosely_equal(x: object, y: object) -> bool:
 
 def settle(
     task: str, leader: Candidate, challenger: Candidate, calls: dict[str, str], ask: Ask
-) -> list[Dispute]:
-    """Judge the pair on their smallest differing inputs until one gets a verdict."""
+) -> tuple[list[Dispute], str | None]:
+    """Judge the pair on their smallest differing inputs; the disputes and the winner's label.
+
+    One verdict keeps the leader. Overturning it takes more: the challenger must also win the
+    next differing input, where there is one (the judge is the same small model, and one answer
+    that happens to match a challenger's value is weak evidence against the leader's group)."""
+    inputs = differing_inputs(leader, challenger, calls)[:MAX_INPUTS]
     out: list[Dispute] = []
-    for call, x, y in differing_inputs(leader, challenger, calls)[:MAX_INPUTS]:
+    for call, x, y in inputs:
         out.append(judge(task, call, leader, x, challenger, y, ask))
-        if out[-1].winner is not None:
-            break
-    return out
+        if out[-1].winner == leader.label:
+            return out, leader.label
+    wins = [d for d in out if d.winner == challenger.label]
+    return out, challenger.label if wins and len(wins) == len(out) else None
 
 
 def _passed(c: Candidate) -> int:

@@ -301,14 +301,13 @@ class _Run:
         if key not in self.verdicts:
             if self.judge_calls >= MAX_JUDGE_CALLS:
                 return True, None
-            found = disputes.settle(self.task.text, a, b, self.calls, self._ask)
+            found, winner = disputes.settle(self.task.text, a, b, self.calls, self._ask)
             if not found:
                 self.verdicts[key] = _NO_INPUT
                 return False, None
             for d in found:
                 self.disputes.append(d)
                 self.emit(Event("judged", a.round, detail=d.call, dispute=d))
-            winner = next((d.winner for d in found if d.winner), None)
             chosen = a if winner == a.label else b if winner == b.label else None
             self.verdicts[key] = _behaviour_key(chosen) if chosen else None
         want = self.verdicts[key]
