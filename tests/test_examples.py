@@ -271,7 +271,9 @@ def test_the_users_own_tests_outrank_the_tasks_examples() -> None:
     user_tests = "def test_duplicates_count():\n    assert second_largest_unique([4, 4, 3]) == 4\n"
     replies = [DEMO_TESTS, f"```python\n{CORRECT}```", f"```python\n{NO_DEDUPE}```"]
     backend = MockBackend("demo", replies=replies)
-    config = AgentConfig(backend="mock", n_candidates=2, max_iters=2, later_rounds="fix")
+    config = AgentConfig(
+        backend="mock", n_candidates=2, max_iters=2, later_rounds="fix", greedy=False, judge=False
+    )  # the two candidates in the order queued: the greedy reply is requested beside the others
     result = solve(TASK, config, backend=backend, tests=user_tests)
     correct, no_dedupe = result.rounds[0].candidates
     assert correct.example_run is not None and correct.example_run.all_passed

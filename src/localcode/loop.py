@@ -392,24 +392,22 @@ class _Run:
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
-        jobs = []  # (origin, count, seed, messages)
+        jobs: list[tuple[str, int, int, list[Message], float | None]] = []
         code = prompts.code_prompt(self.task.text, self.task.entry_point)
-        first: list[Completion] = []
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
-            first = self._sample(code, 1, seed, "greedy", ranking, temperature=0.0)
+            jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
             seed, n = seed + 1, n - 1
         if n_fix:
             assert ranking.best is not None
             fix = self._fix_messages(ranking.best, set(ranking.suspect))
-            jobs.append(("fix", n_fix, seed, fix))
+            jobs.append(("fix", n_fix, seed, fix, None))
         if n - n_fix:
-            jobs.append(("sample", n - n_fix, seed + n_fix, code))
+            jobs.append(("sample", n - n_fix, seed + n_fix, code, None))
         with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
-            batches = list(pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking), jobs))
+            batches = list(
+                pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking, j[4]), jobs)
+            )
         cands: list[Candidate] = []
-        if first:
-            jobs.insert(0, ("greedy", 1, seed - 1, code))
-            batches.insert(0, first)
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
                 # here, not in the sampling threads: no shared += races
