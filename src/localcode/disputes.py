@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from .backends import Message
 from .probes import behaviour, shown
 from .prompts import judge_prompt
-from .ranking import distinct
+from .ranking import distinct, position
 from .records import Candidate, Dispute
 
 MAX_CHALLENGERS = 2  # the strongest other groups the leader meets, per ranking
@@ -42,18 +42,23 @@ def seen(c: Candidate) -> dict[str, str]:
     return {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
 
 
+def signature(c: Candidate) -> tuple[tuple[str, str], ...]:
+    """Its behaviour as one comparable key: equal for candidates that behave alike."""
+    return tuple(sorted(seen(c).items()))
+
+
 def groups(pool: Sequence[Candidate], leader: Candidate) -> list[list[Candidate]]:
     """The pool's candidates split by behaviour, the leader's group first, then the others by
     distinct programs, then more generated tests passed, then earlier."""
     by: dict[tuple[tuple[str, str], ...], list[Candidate]] = defaultdict(list)
     for c in pool:
         if c.probe_run is not None and behaviour(c.probe_run) is not None:
-            by[tuple(sorted(seen(c).items()))].append(c)
-    mine = tuple(sorted(seen(leader).items()))
+            by[signature(c)].append(c)
+    mine = signature(leader)
     first = by.pop(mine, [leader])
     if leader not in first:
         first.insert(0, leader)
-    rest = sorted(by.values(), key=lambda g: (-distinct(g), -_passed(g[0]), _position(g[0])))
+    rest = sorted(by.values(), key=lambda g: (-distinct(g), -_passed(g[0]), position(g[0])))
     return [first, *rest]
 
 
@@ -164,7 +169,3 @@ def settle(
 
 def _passed(c: Candidate) -> int:
     return c.run.passed if c.run else 0
-
-
-def _position(c: Candidate) -> int:
-    return c.round * 10_000 + c.index

@@ -42,6 +42,11 @@ def literal_arguments(node: ast.AST, name: str) -> tuple[list[object], dict[str,
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
     ):
         return None
+    return call_arguments(node)
+
+
+def call_arguments(node: ast.Call) -> tuple[list[object], dict[str, object]] | None:
+    """The arguments of any call if they are all literals (no `*args` or `**kwargs`); else None."""
     if any(isinstance(a, ast.Starred) for a in node.args) or any(
         k.arg is None for k in node.keywords
     ):

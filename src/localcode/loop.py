@@ -149,7 +149,6 @@ class _Run:
             else:
                 self._function_probes(probe_calls(sources, entry))
         ranking = Ranking(None, 0)
-
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
@@ -297,7 +296,7 @@ class _Run:
     def _verdict(self, a: Candidate, b: Candidate) -> tuple[bool, Candidate | None]:
         """Whether the pair was put to the judge, and which of the two it chose (None:
         undecided), remembered by their behaviours."""
-        key = frozenset({_behaviour_key(a), _behaviour_key(b)})
+        key = frozenset({disputes.signature(a), disputes.signature(b)})
         if key not in self.verdicts:
             if self.judge_calls >= MAX_JUDGE_CALLS:
                 return True, None
@@ -309,11 +308,13 @@ class _Run:
                 self.disputes.append(d)
                 self.emit(Event("judged", a.round, detail=d.call, dispute=d))
             chosen = a if winner == a.label else b if winner == b.label else None
-            self.verdicts[key] = _behaviour_key(chosen) if chosen else None
+            self.verdicts[key] = disputes.signature(chosen) if chosen else None
         want = self.verdicts[key]
         if want is _NO_INPUT:
             return False, None
-        return True, a if want == _behaviour_key(a) else b if want == _behaviour_key(b) else None
+        return True, a if want == disputes.signature(a) else b if want == disputes.signature(
+            b
+        ) else None
 
     def _ask(self, messages: list[Message]) -> str:
         """One greedy, short reply; an error is no answer."""
@@ -559,10 +560,6 @@ class _Run:
 
 
 _NO_INPUT = object()  # a pair that differs on no input the judge can be asked about
-
-
-def _behaviour_key(c: Candidate) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted(disputes.seen(c).items()))
 
 
 def feedback(

@@ -35,7 +35,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 
-from .extract import literal_arguments, parse
+from .extract import call_arguments, literal_arguments, parse
 from .sandbox.records import TestRun
 
 MAX_PROBES = 24
@@ -297,7 +297,7 @@ def _sequences(body: list[ast.stmt], class_name: str) -> Iterator[tuple[str, ...
             continue
         calls = sorted(_method_calls(stmt, var), key=lambda c: (c.lineno, c.col_offset))
         uses = sum(isinstance(n, ast.Name) and n.id == var for n in ast.walk(stmt))
-        if len(calls) != uses or not all(map(_literal_call, calls)):
+        if len(calls) != uses or any(call_arguments(c) is None for c in calls):
             var = ""  # the instance used otherwise: what follows is not a sequence we can replay
             continue
         for call in calls:
@@ -331,19 +331,6 @@ def _method_calls(stmt: ast.stmt, var: str) -> list[ast.Call]:
         and isinstance(n.func.value, ast.Name)
         and n.func.value.id == var
     ]
-
-
-def _literal_call(call: ast.Call) -> bool:
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    ):
-        return False
-    try:
-        for value in [*call.args, *(k.value for k in call.keywords)]:
-            ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 def sequence_tests(sequences: list[tuple[str, ...]]) -> str | None:

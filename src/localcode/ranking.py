@@ -58,7 +58,12 @@ def _passed_set(c: Candidate) -> frozenset[str]:
 
 def order(c: Candidate) -> tuple[int, int]:
     """Shorter code first, then earlier."""
-    return (len(c.code), c.round * 10_000 + c.index)
+    return (len(c.code), position(c))
+
+
+def position(c: Candidate) -> int:
+    """Earlier rounds first, then earlier candidates."""
+    return c.round * 10_000 + c.index
 
 
 def anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
