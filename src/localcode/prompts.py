@@ -16,6 +16,11 @@ FIX_SYSTEM = (
     "You are an expert Python programmer fixing code that fails its tests. Reply with the "
     "complete corrected code in one ```python block. Do not change or repeat the tests."
 )
+EDIT_SYSTEM = (
+    "You are an expert Python programmer fixing a bug in a project so that its failing tests "
+    "pass. Reply with one ```python block: the line or lines you change, each as it must read "
+    "(or whole functions, when you rewrite them). Never change the tests."
+)
 JUDGE_SYSTEM = (
     "You work out what a Python function call returns for a task. Answer with the value only."
 )
@@ -64,6 +69,18 @@ def judge_prompt(task: str, call: str) -> list[Message]:
     return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
 
+def edit_prompt(command: str, failures: str, units: list[tuple[str, str]]) -> list[Message]:
+    """Ask for whole replacement functions, given the failing tests and `(where, source)` units."""
+    shown = "\n\n".join(f"```python\n# {where}\n{source.rstrip()}\n```" for where, source in units)
+    user = (
+        f"The test command `{command}` fails.\n\nFailures:\n{failures.strip()}\n\n"
+        f"The code the failures point at:\n\n{shown}\n\nThis code has a bug that makes the "
+        "tests fail. Find the wrong line and reply with it corrected, in one ```python block. "
+        "Reply only with the line or lines you change, not with the code that stays the same."
+    )
+    return [{"role": "system", "content": EDIT_SYSTEM}, {"role": "user", "content": user}]
+
+
 def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
     """Feedback is data with a hard cap: keep the head, mark the cut."""
     text = feedback.strip()
@@ -73,7 +90,13 @@ def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
 
 
 def kind_of(messages: list[Message]) -> str:
-    """Which prompt this is: "tests", "code", "fix" or "judge" (used by the mock backend)."""
+    """Which prompt this is: "tests", "code", "fix", "edit" or "judge" (used by the mock backend)."""
     system = messages[0]["content"] if messages else ""
-    kinds = {TESTS_SYSTEM: "tests", CODE_SYSTEM: "code", FIX_SYSTEM: "fix", JUDGE_SYSTEM: "judge"}
+    kinds = {
+        TESTS_SYSTEM: "tests",
+        CODE_SYSTEM: "code",
+        FIX_SYSTEM: "fix",
+        EDIT_SYSTEM: "edit",
+        JUDGE_SYSTEM: "judge",
+    }
     return kinds.get(system, "code")

@@ -155,6 +155,8 @@ class MockBackend:
             return DEMO_TESTS
         if kind == "judge":  # a judge that never knows: its answer is no candidate's result
             return "I can't tell."
+        if kind == "edit":  # a project edit needs the project: tests queue their replies
+            return "I can't see the bug."
         replies = SCENARIOS[self.scenario][kind]
         return _fenced(replies[seed % len(replies)])
 

@@ -408,3 +408,22 @@ def close_fds_except(keep: Iterable[int]) -> None:
         if fd >= low:
             os.closerange(low, fd)
         low = max(low, fd + 1)
+
+
+def keep_mounts_private() -> None:
+    """In a new mount namespace: let no mount made here reach the host, nor the host's reach here."""
+    _check(_libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None))
+
+
+def mount_tmpfs(path: str, size_mb: int) -> None:
+    """A private, size-capped tmpfs over `path` in this mount namespace."""
+    options = f"size={size_mb}m,mode=0700".encode()
+    flags = ctypes.c_ulong(MS_NOSUID | MS_NODEV)
+    _check(_libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, options))
+
+
+def mount_overlay(target: str, lower: str, upper: str, work: str) -> None:
+    """Cover `target` with an overlay of `lower` (never written) and `upper` (takes every write)."""
+    options = f"lowerdir={lower},upperdir={upper},workdir={work}".encode()
+    flags = ctypes.c_ulong(MS_NOSUID | MS_NODEV)
+    _check(_libc.mount(b"overlay", os.fsencode(target), b"overlay", flags, options))

@@ -1,0 +1,248 @@
+"""Repository mode: make a project's failing tests pass with N sandboxed edits, ranked by the
+project's own test command (`fix(workspace, command, backend, settings) -> FixResult`).
+
+Round 0 samples N edits of the code the failures point at (the first one greedy); each runs the
+command in its own private view of the project (sandbox/project.py). The failing tests rank the
+edits, and the tests that passed before guard against regressions: an edit that breaks one never
+wins. While no edit makes the whole command pass, later rounds repair the best edit so far with
+the failures it still has, up to `max_iters` rounds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ..backends.base import Backend, Completion
+from ..errors import UsageError
+from ..prompts import edit_prompt
+from ..sandbox.project import CommandRun, ProjectLimits, run_command
+from . import outcomes as oc
+from .records import EditTry, FixResult, FixRound
+from .units import Unit, apply_reply, choose, label, source
+from .workspace import Workspace
+
+NOT_FOUND = 127  # the shell's status for a command it cannot find
+
+
+@dataclass(frozen=True)
+class FixSettings:
+    """The knobs of one `fix` run."""
+
+    n_candidates: int = 4
+    max_iters: int = 3
+    temperature: float = 0.8
+    seed: int = 0
+    max_tokens: int = 1024
+    greedy: bool = True  # round 0's first edit is the temperature-0 reply
+    test_timeout: float = 120.0
+    isolation: str = "auto"
+    python: str | None = None  # the project's interpreter; default: the active venv
+
+
+Progress = Callable[[str], None]
+
+
+def fix(
+    ws: Workspace,
+    command: str,
+    connect: Callable[[], Backend],
+    settings: FixSettings,
+    files: Sequence[str] = (),
+    on_progress: Progress | None = None,
+) -> FixResult:
+    """Find the failing tests, sample and rank edits, return the best (nothing is written).
+    `connect` makes the backend, once the baseline says there is something to fix."""
+    say = on_progress or (lambda _msg: None)
+    pytest = oc.is_pytest(command)
+    named = [ws.own_file(f) for f in files]
+    limits = ProjectLimits(
+        timeout=settings.test_timeout,
+        cpu_seconds=max(10, int(settings.test_timeout * 2)),
+        isolation=settings.isolation,
+    )
+
+    def test(edited: dict[str, str]) -> tuple[CommandRun, oc.Outcomes]:
+        run = run_command(
+            command,
+            ws.root,
+            edited,
+            limits=limits,
+            python=settings.python,
+            report_arg=oc.JUNIT_ARG if pytest else None,
+            cwd=str(ws.cwd),
+        )
+        return run, oc.read(run, pytest)
+
+    say(f"running `{command}` in the sandbox")
+    t0 = time.monotonic()
+    run, before = test({})
+    _check_baseline(command, run, before, settings)
+    failing0 = oc.failing(before)
+    passing0 = {t for t, o in before.items() if o.passed}
+    result = FixResult(command, str(ws.root), failing0, len(passing0), layers=run.layers)
+    result.spent = {"baseline": time.monotonic() - t0, "generation": 0.0, "tests": 0.0}
+    if not failing0:
+        return result
+    units = choose(ws, before, named)
+    original = {u.path: ws.read(u.path) for u in units}
+    result.units = [label(u, original[u.path]) for u in units]
+    say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
+    backend = connect()
+    state, state_outcomes = dict(original), before
+    tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
+    for index in range(settings.max_iters):
+        kind = "edit" if index == 0 else "repair"
+        code = [(label(u, state[u.path]), source(state[u.path], u) or "") for u in units]
+        prompt = edit_prompt(command, oc.describe(state_outcomes), code)
+        say(f"round {index + 1}: sampling {settings.n_candidates} edits")
+        t1 = time.monotonic()
+        replies = _sample(backend, prompt, settings, index)
+        result.spent["generation"] += time.monotonic() - t1
+        rnd = FixRound(index, kind)
+        result.rounds.append(rnd)
+        for origin, completion in replies:
+            edit = _try(completion, origin, units, state, original)
+            rnd.tries.append(edit)
+            if not edit.tested:
+                continue
+            known = tuple(sorted(edit.files.items()))
+            if known in tried:  # the same edit again: same outcome, no second run
+                _copy_outcome(tried[known], edit)
+                continue
+            t2 = time.monotonic()
+            run, after = test(edit.files)
+            edit.seconds = time.monotonic() - t2
+            result.spent["tests"] += edit.seconds
+            _score(edit, run, after, failing0, passing0)
+            tried[known] = edit
+            edit.outcomes = after
+            say(
+                f"  {origin} edit: {len(edit.fixed)}/{len(failing0)} fixed, {len(edit.broken)} broken"
+            )
+        best = _best(result)
+        if best is not None:
+            result.best = best
+            if best.all_pass:
+                break
+            state = {**original, **best.files}
+            state_outcomes = best.outcomes or state_outcomes
+    if result.best is not None:
+        result.diff = ws.diff(result.best.files)
+    return result
+
+
+def _check_baseline(
+    command: str, run: CommandRun, before: oc.Outcomes, settings: FixSettings
+) -> None:
+    """The command must run, end, and fail for a reason an edit can change."""
+    if run.timed_out:
+        raise UsageError(
+            f"The test command `{command}` did not finish within {settings.test_timeout:g} s in the "
+            "sandbox. Narrow it (one test file, -x) or raise --test-timeout."
+        )
+    if run.returncode == NOT_FOUND and "not found" in run.output:
+        first = command.split()[0]
+        raise UsageError(
+            f"The test command was not found in the sandbox: `{first}`. Install it in the project's "
+            "environment, or pass that environment's interpreter with --python."
+        )
+    if run.returncode == 5 and oc.is_pytest(command) and not before:
+        raise UsageError(f"`{command}` collected no tests; check the paths and -k expression.")
+    offline = oc.needs_network(before)
+    if offline:
+        raise UsageError(
+            "The failing tests need the network, which the sandbox cuts off "
+            f"({offline}). Deselect them (e.g. -k 'not network') and run again."
+        )
+
+
+def _sample(
+    backend: Backend, prompt: list, settings: FixSettings, index: int
+) -> list[tuple[str, Completion]]:
+    """N replies: in round 0 the first is greedy (temperature 0), asked for beside the others."""
+    n, seed = settings.n_candidates, settings.seed + index * settings.n_candidates
+    greedy = settings.greedy and index == 0
+    rest = n - 1 if greedy else n
+    origin = "sample" if index == 0 else "repair"
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first = (
+            pool.submit(
+                backend.complete,
+                prompt,
+                n=1,
+                temperature=0.0,
+                seed=seed,
+                max_tokens=settings.max_tokens,
+            )
+            if greedy
+            else None
+        )
+        others = (
+            pool.submit(
+                backend.complete,
+                prompt,
+                n=rest,
+                temperature=settings.temperature,
+                seed=seed + (1 if greedy else 0),
+                max_tokens=settings.max_tokens,
+            )
+            if rest
+            else None
+        )
+        out = [("greedy", c) for c in (first.result() if first else [])]
+        out += [(origin, c) for c in (others.result() if others else [])]
+    return out
+
+
+def _try(
+    completion: Completion,
+    origin: str,
+    units: list[Unit],
+    state: dict[str, str],
+    original: dict[str, str],
+) -> EditTry:
+    edit = EditTry(origin, completion.seed, tokens=completion.completion_tokens or 0)
+    if completion.error:
+        edit.reason = f"the model failed: {completion.error}"
+        return edit
+    changed, reason = apply_reply(completion.text, units, state)
+    files = {p: t for p, t in {**state, **changed}.items() if t != original[p]}
+    if reason or not files:
+        edit.reason = reason or "the reply changes nothing"
+        return edit
+    edit.files = files
+    return edit
+
+
+def _score(
+    edit: EditTry, run: CommandRun, after: oc.Outcomes, failing0: list[str], passing0: set[str]
+) -> None:
+    if run.timed_out:
+        edit.failing = list(after) or [oc.WHOLE_COMMAND]
+        edit.broken = sorted(passing0)  # nothing ran to its end: no test can be trusted
+        return
+    failing = set(oc.failing(after))
+    edit.failing = sorted(failing)
+    edit.fixed = [t for t in failing0 if t in after and after[t].passed]
+    edit.broken = sorted(t for t in passing0 if t in failing)
+    edit.passed = sum(o.passed for o in after.values())
+    edit.all_pass = run.returncode == 0 and not failing
+
+
+def _copy_outcome(src: EditTry, dst: EditTry) -> None:
+    dst.fixed, dst.broken, dst.failing = src.fixed, src.broken, src.failing
+    dst.passed, dst.all_pass = src.passed, src.all_pass
+    dst.outcomes = src.outcomes
+
+
+def _best(result: FixResult) -> EditTry | None:
+    """The highest-ranked eligible edit so far; the earliest among equals."""
+    best = None
+    for rnd in result.rounds:
+        for edit in rnd.tries:
+            if edit.eligible() and (best is None or edit.key() > best.key()):
+                best = edit
+    return best

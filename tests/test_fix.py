@@ -1,0 +1,353 @@
+"""`localcode fix`: real projects (inflection, cachetools, toolz as released, one bug planted), the
+real sandbox, the scripted mock backend for the model's replies."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fix_projects import BUGS, git, make_project
+
+from localcode.backends.mock import MockBackend
+from localcode.errors import UsageError
+from localcode.fix import FixSettings, Workspace, fix
+from localcode.fix import outcomes as oc
+from localcode.fix.units import Unit, apply_reply, choose
+
+INFLECTION = BUGS["inflection"]
+RIGHT = """```python
+def camelize(string, uppercase_first_letter=True):
+    if uppercase_first_letter:
+        return re.sub(r"(?:^|_)(.)", lambda m: m.group(1).upper(), string)
+    else:
+        return string[0].lower() + camelize(string)[1:]
+```"""
+# fixes the failing test (lower case first) and breaks upper camel case, which passed before
+BREAKS_ANOTHER = """```python
+def camelize(string, uppercase_first_letter=True):
+    if uppercase_first_letter:
+        return string
+    else:
+        return string[0].lower() + re.sub(r"_(.)", lambda m: m.group(1).upper(), string)[1:]
+```"""
+STILL_WRONG = """```python
+def camelize(string, uppercase_first_letter=True):
+    if uppercase_first_letter:
+        return re.sub(r"(?:^|_)(.)", lambda m: m.group(1).upper(), string)
+    return string[0].upper() + camelize(string)[1:]
+```"""
+ONE = FixSettings(n_candidates=1, max_iters=1, greedy=False)
+
+
+def run_fix(
+    project: Path, replies: list[str], settings: FixSettings, command: str = INFLECTION.command
+):
+    backend = MockBackend(replies=replies)
+    return fix(Workspace.open(project), command, lambda: backend, settings), backend
+
+
+def test_the_edit_that_fixes_the_failing_test_wins_and_the_project_is_untouched(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    result, backend = run_fix(
+        project,
+        [STILL_WRONG, "I would rewrite it all.", RIGHT, BREAKS_ANOTHER],
+        FixSettings(n_candidates=4, max_iters=1),
+    )
+    assert result.failing_before == [INFLECTION.failing]
+    assert result.repaired and result.best is not None
+    assert result.best.files["inflection/__init__.py"].count(INFLECTION.right) == 1
+    assert (
+        f"-        {INFLECTION.wrong}" in result.diff
+        and f"+        {INFLECTION.right}" in result.diff
+    )
+    tries = result.rounds[0].tries
+    assert [t.origin for t in tries] == ["greedy", "sample", "sample", "sample"]
+    assert tries[1].reason == "the reply changes nothing"
+    assert tries[3].broken and INFLECTION.failing in tries[3].fixed
+    assert git(project, "status", "--porcelain") == ""  # nothing written without --apply
+    assert INFLECTION.wrong in (project / INFLECTION.file).read_text()
+    prompt = backend.history[0].messages[1]["content"]
+    assert INFLECTION.wrong in prompt and "def camelize" in prompt
+
+
+def test_an_edit_that_breaks_a_passing_test_never_wins(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    result, _ = run_fix(project, [BREAKS_ANOTHER], ONE)
+    (only,) = result.rounds[0].tries
+    assert INFLECTION.failing in only.fixed and only.broken
+    assert result.best is None and result.diff == "" and not result.repaired
+
+
+def test_a_later_round_repairs_the_best_edit_with_its_failures(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    result, backend = run_fix(
+        project, ["no code here", RIGHT], FixSettings(n_candidates=1, max_iters=3, greedy=False)
+    )
+    assert [r.kind for r in result.rounds] == ["edit", "repair"]
+    assert result.repaired
+    assert len(backend.history) == 2  # it stopped once everything passed
+
+
+def test_a_reply_of_changed_lines_replaces_the_most_similar_line(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    text = (project / INFLECTION.file).read_text()
+    unit = [Unit(INFLECTION.file, "camelize")]
+    reply = f"The slice is off by one:\n```python\n{INFLECTION.right}\n```"
+    files, reason = apply_reply(reply, unit, {INFLECTION.file: text})
+    assert reason == ""
+    assert files[INFLECTION.file] == text.replace(INFLECTION.wrong, INFLECTION.right)
+    echo = f"```python\n{INFLECTION.wrong}\n```"
+    assert apply_reply(echo, unit, {INFLECTION.file: text}) == ({}, "the reply changes nothing")
+    unrelated = "```python\nprint('hello world')\n```"
+    assert apply_reply(unrelated, unit, {INFLECTION.file: text}) == (
+        {},
+        "the reply changes nothing",
+    )
+
+
+def test_the_kept_docstring_and_imports_of_a_reply(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    text = (project / INFLECTION.file).read_text()
+    reply = "```python\nimport functools\n\n" + RIGHT.split("\n", 1)[1]
+    files, reason = apply_reply(reply, [Unit(INFLECTION.file, "camelize")], {INFLECTION.file: text})
+    assert reason == ""
+    new = files[INFLECTION.file]
+    assert "import functools\n" in new and new.index("import functools") < new.index("def camelize")
+    assert new.count("Convert strings to CamelCase.") == 1  # the original docstring stays
+    assert new.count(INFLECTION.right) == 1
+
+
+def test_units_come_from_the_traceback_innermost_first(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "core.py").write_text(
+        "def parse(text):\n    return [_word(w) for w in text.split()]\n\n\n"
+        "def _word(w):\n    return int(w) / 0\n\n\ndef unrelated():\n    return 1\n"
+    )
+    (project / "test_core.py").write_text(
+        "from pkg.core import parse\n\n\ndef test_parse():\n    assert parse('1 2') == [1, 2]\n"
+    )
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "p")
+    from localcode.sandbox.project import run_command
+
+    ws = Workspace.open(project)
+    before = oc.read(run_command("python -m pytest -q", project, report_arg=oc.JUNIT_ARG), True)
+    assert choose(ws, before) == [Unit("pkg/core.py", "_word"), Unit("pkg/core.py", "parse")]
+    with pytest.raises(UsageError, match="size the model can read"):
+        choose(ws, before, budget=10)
+
+
+def test_an_edit_cannot_write_to_the_project_or_outside_or_reach_the_network(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    outside = tmp_path / "outside.txt"
+    attack = f"""```python
+def camelize(string, uppercase_first_letter=True):
+    import socket
+    for path in ({str(project / INFLECTION.file)!r}, {str(outside)!r}):
+        try:
+            open(path, "a").write("# tampered")
+        except OSError:
+            pass
+    try:
+        socket.create_connection(("127.0.0.1", 22), timeout=1)
+        return "NETWORK"
+    except OSError:
+        pass
+    if uppercase_first_letter:
+        return re.sub(r"(?:^|_)(.)", lambda m: m.group(1).upper(), string)
+    return string[0].lower() + camelize(string)[1:]
+```"""
+    result, _ = run_fix(project, [attack], ONE)
+    assert result.repaired  # the edit ran, and its writes went to its private view only
+    assert "tampered" not in (project / INFLECTION.file).read_text()
+    assert not outside.exists()
+    assert git(project, "status", "--porcelain") == ""
+    assert any(layer.startswith("overlay") for layer in result.layers)
+
+
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_each_real_projects_failure_is_found_and_pointed_at(tmp_path: Path, name: str) -> None:
+    bug = BUGS[name]
+    project = make_project(tmp_path / name, name)
+    result, backend = run_fix(project, ["I can't see the bug."], ONE, bug.command)
+    assert bug.failing in result.failing_before and result.passed_before > 0
+    assert any(u.startswith(bug.file) for u in result.units)
+    assert bug.wrong.strip().splitlines()[0].strip() in backend.history[0].messages[1]["content"]
+
+
+def test_apply_writes_only_a_clean_tree(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    ws = Workspace.open(project)
+    fixed = (project / INFLECTION.file).read_text().replace(INFLECTION.wrong, INFLECTION.right)
+    (project / INFLECTION.file).write_text((project / INFLECTION.file).read_text() + "# mine\n")
+    with pytest.raises(UsageError, match=r"uncommitted changes in inflection/__init__.py"):
+        ws.apply({INFLECTION.file: fixed})
+    assert (project / INFLECTION.file).read_text().endswith("# mine\n")  # nothing was written
+    git(project, "checkout", "--", INFLECTION.file)
+    ws.apply({INFLECTION.file: fixed})
+    assert INFLECTION.right in (project / INFLECTION.file).read_text()
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "localcode", "fix", "--backend", "mock", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_cli_nothing_fails(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection", planted=False)
+    done = cli("--test-cmd", INFLECTION.command, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "Nothing fails" in done.stdout and "455 tests" in done.stdout
+
+
+def test_cli_reports_no_fix_as_json_and_writes_nothing(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    done = cli(
+        "--test-cmd",
+        INFLECTION.command,
+        "--json",
+        "--apply",
+        "-n",
+        "2",
+        "--max-iters",
+        "1",
+        cwd=project,
+    )
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert data["repaired"] is False and data["applied"] is False
+    assert data["tests_still_failing"] == [INFLECTION.failing]
+    assert [e["discarded"] for e in data["history"][0]["edits"]] == [
+        "the reply changes nothing"
+    ] * 2
+    assert git(project, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--test-cmd", "no-such-runner -q"],
+            "test command was not found in the sandbox: `no-such-runner`",
+        ),
+        (["--test-cmd", "sleep 30", "--test-timeout", "1"], "did not finish within 1 s"),
+        (
+            ["--test-cmd", "python -m pytest -q", "--files", "/etc/passwd"],
+            "not a file inside the project",
+        ),
+        (
+            ["--test-cmd", "python -m pytest -q", "--files", "test_inflection.py", "--apply"],
+            "uncommitted changes in test_inflection.py",
+        ),
+        (
+            ["--test-cmd", "python -m pytest -q test_net.py"],
+            "need the network, which the sandbox cuts off",
+        ),
+        (
+            ["--test-cmd", "python -m pytest -q", "--test-timeout", "0"],
+            "--test-timeout must be a positive",
+        ),
+    ],
+)
+def test_cli_bad_input_gets_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    (project / "test_net.py").write_text(
+        "import urllib.request\n\ndef test_download():\n    urllib.request.urlopen('http://example.com', timeout=2)\n"
+    )
+    if "--apply" in args:
+        (project / "test_inflection.py").write_text(
+            (project / "test_inflection.py").read_text() + "\n"
+        )
+    else:
+        git(project, "add", "-A")
+        git(project, "commit", "-qm", "net")
+    done = cli(*args, cwd=project)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert message in done.stderr
+    assert done.stderr.endswith("\n") and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("error: ")  # one line says what to do
+
+
+def test_cli_outside_a_git_work_tree(tmp_path: Path) -> None:
+    done = cli("--test-cmd", "python -m pytest", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not inside a git work tree" in done.stderr and "git init" in done.stderr
+
+
+# ------------------------------------------------------------------ the real model
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_real_model_end_to_end_on_a_real_project(tmp_path: Path, name: str) -> None:
+    """The small model's edits, tried, ranked and (with --apply) applied: what it claims holds."""
+    bug = BUGS[name]
+    model = os.environ.get("LOCALCODE_TEST_MODEL", "qwen2.5-coder-0.5b")
+    project = make_project(tmp_path / name, name)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "localcode",
+            "fix",
+            "--test-cmd",
+            bug.command,
+            "--model",
+            model,
+            "-n",
+            "2",
+            "--max-iters",
+            "1",
+            "--max-tokens",
+            "400",
+            "--json",
+            "--apply",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    data = json.loads(done.stdout)
+    assert bug.failing in data["failing_before"]
+    edits = data["history"][0]["edits"]
+    assert len(edits) == 2 and data["tokens"] > 0
+    path = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    after = subprocess.run(
+        ["sh", "-c", bug.command],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PATH": path},
+    )
+    if data["applied"]:
+        assert data["tests_broken"] == []
+        assert (after.returncode == 0) == data["repaired"]
+    else:
+        assert git(project, "status", "--porcelain") == ""
+        assert after.returncode != 0
