@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .config import RankingName
 from .extract import parse
 from .probes import behaviour
 from .records import Candidate
@@ -202,7 +203,7 @@ def _program(c: Candidate) -> str:
     return ast.dump(tree) if tree else c.code
 
 
-RANKINGS: dict[str, Callable[[Sequence[Candidate]], Ranking]] = {
+RANKINGS: dict[RankingName, Callable[[Sequence[Candidate]], Ranking]] = {
     "plain": rank_plain,
     "codet": rank_codet,
 }

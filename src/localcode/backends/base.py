@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..errors import BackendUnavailable, LocalCodeError
-
-Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+from ..prompts import Message
 
 
 @dataclass

@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import IO, Any
 
-from ..config import usable_cpus
+from ..cpus import usable_cpus
 from ..errors import SandboxError
 from .records import PYTHON_ENV, IsolationStatus
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 # PYTHONHASHSEED of every process that runs candidates: each run hashes strings alike, so a
 # program that iterates a set of strings answers the same way in every worker, every time.
@@ -19,6 +20,12 @@ PYTHON_ENV = {
 }
 
 
+# auto: every layer this machine allows; strict: refuse to run without all of them; none: no
+# isolation (trusted code only)
+Isolation = Literal["auto", "strict", "none"]
+ISOLATIONS: tuple[Isolation, ...] = get_args(Isolation)
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds on one candidate run."""
@@ -29,7 +36,7 @@ class Limits:
     max_output_bytes: int = 64 * 1024
     max_processes: int = 64
     max_file_mb: int = 16
-    isolation: str = "auto"  # "auto" | "strict" | "none"
+    isolation: Isolation = "auto"
 
 
 @dataclass

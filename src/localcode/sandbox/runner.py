@@ -17,7 +17,7 @@ from ..extract import test_names
 from .cold import run_tests_cold
 from .pool import WorkerDied, WorkerPool, default_pool
 from .quick import is_plain
-from .records import IsolationStatus, Limits, TestResult, TestRun
+from .records import ISOLATIONS, IsolationStatus, Limits, TestResult, TestRun
 
 MAX_MESSAGE_LINES = 8
 MAX_LINE_CHARS = 300
@@ -74,7 +74,7 @@ def sandbox_status(pool: WorkerPool | None = None) -> IsolationStatus:
 
 def check_isolation(isolation: str, pool: WorkerPool | None = None) -> IsolationStatus:
     """The status; raise SandboxError when `strict` is asked for and a layer is missing."""
-    if isolation not in ("auto", "strict", "none"):
+    if isolation not in ISOLATIONS:
         raise SandboxError(f"unknown sandbox mode {isolation!r}: use auto, strict or none")
     status = sandbox_status(pool)
     if isolation == "strict" and not status.complete:
