@@ -94,3 +94,19 @@ def test_the_checks_see_the_package() -> None:
         MODULES
     )
     assert "localcode.cli.common" in _edges("localcode.cli.bench")
+
+
+def test_the_sandbox_worker_boots_without_the_agent() -> None:
+    """The worker imports the sandbox alone: no faked package, none of the loop or backends."""
+    import subprocess
+    import sys
+
+    from localcode.sandbox import pool
+
+    assert "sys.modules" not in pool.BOOT
+    probe = "import sys, localcode.sandbox.worker; print(sorted(sys.modules))"
+    code = pool.BOOT.replace("from localcode.sandbox.worker import main; main()", probe)
+    out = subprocess.run([sys.executable, "-s", "-c", code], capture_output=True, text=True)
+    loaded = {m for m in out.stdout.strip("[]\n").replace("'", "").split(", ")}
+    assert "localcode.sandbox.worker" in loaded
+    assert not loaded & {"localcode.loop", "localcode.backends", "localcode.config"}
