@@ -9,7 +9,9 @@ from typing import Literal, get_args
 from .errors import UsageError
 from .sandbox.records import ISOLATIONS, Isolation
 
-LATER_ROUNDS = ("auto", "fresh", "mixed", "fix")  # what later rounds sample (--later-rounds)
+# what later rounds sample (--later-rounds); auto: mixed after the user's code, else fresh
+LaterRounds = Literal["auto", "fresh", "mixed", "fix"]
+LATER_ROUNDS: tuple[LaterRounds, ...] = get_args(LaterRounds)
 # how candidates are ranked: codet, CodeT dual agreement; plain, the prototype's pass fraction
 RankingName = Literal["codet", "plain"]
 RANKING_NAMES: tuple[RankingName, ...] = get_args(RankingName)
@@ -31,7 +33,7 @@ class AgentConfig:
     # rounds after the first, while the best fails: "fresh" all fresh samples; "mixed" half
     # repairs of the best, half fresh; "fix" all repairs (the prototype); "auto" mixed when the
     # run starts from the user's code (--code), else fresh
-    later_rounds: str = "auto"
+    later_rounds: LaterRounds = "auto"
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     greedy: bool = True  # round 0's first candidate is the temperature-0 reply
     judge: bool = True  # the model judges concrete disagreements between behaviour groups

@@ -28,7 +28,7 @@ from .probes import (
     sequence_tests,
 )
 from .ranking import RANKINGS, Ranking, anchored, distinct, order
-from .records import PHASES, Candidate, Dispute, Round, SolveResult, Spent
+from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
@@ -197,7 +197,7 @@ class _Run:
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 
-    def _next_kind(self, ranking: Ranking) -> str:
+    def _next_kind(self, ranking: Ranking) -> RoundKind:
         """Fresh samples only when the best passes but is disputed: there is nothing to repair.
         Otherwise --later-rounds decides; "auto" repairs only code the user gave (--code) and
         samples fresh for a task alone, where repairs of a small model's code almost always
@@ -384,7 +384,7 @@ class _Run:
         )
 
     # --- rounds ------------------------------------------------------------------------
-    def _round(self, r: int, kind: str, ranking: Ranking) -> Round:
+    def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
         n = self.cfg.n_candidates
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         self.emit(
@@ -393,7 +393,7 @@ class _Run:
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
-        jobs: list[tuple[str, int, int, list[Message], float | None]] = []
+        jobs: list[tuple[Origin, int, int, list[Message], float | None]] = []
         code = prompts.code_prompt(self.task.text, self.task.entry_point)
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
@@ -435,7 +435,7 @@ class _Run:
         messages: list[Message],
         n: int,
         seed: int,
-        origin: str,
+        origin: Origin,
         ranking: Ranking,
         temperature: float | None = None,
     ) -> list[Completion]:
@@ -454,8 +454,9 @@ class _Run:
         except BackendUnavailable as exc:
             if not self.candidates:
                 raise
+            gone = f"unavailable: {exc}"
             return [
-                Completion(text="", seed=seed + i, error=f"unavailable: {exc}") for i in range(n)
+                Completion(text="", seed=seed + i, error=gone, unavailable=True) for i in range(n)
             ]
         except BackendError as exc:
             return [Completion(text="", seed=seed + i, error=str(exc)) for i in range(n)]
@@ -472,7 +473,7 @@ class _Run:
         )
         return replies
 
-    def _candidate(self, r: int, i: int, origin: str, reply: Completion) -> Candidate:
+    def _candidate(self, r: int, i: int, origin: Origin, reply: Completion) -> Candidate:
         cand = Candidate(
             r,
             i,
@@ -483,6 +484,7 @@ class _Run:
         )
         if reply.error:
             cand.error = f"generation failed: {reply.error}"
+            cand.unavailable = reply.unavailable
             return cand
         cand.code = with_preamble(self.task, extract_code(reply.text, self.task.entry_point))
         if not cand.code.strip():
@@ -524,9 +526,7 @@ class _Run:
             self.emit(Event("scored", c.round, c))
 
     def _backend_gone(self, rnd: Round) -> bool:
-        return all(
-            c.error and c.error.startswith("generation failed: unavailable") for c in rnd.candidates
-        )
+        return all(c.unavailable for c in rnd.candidates)
 
     # --- bookkeeping -------------------------------------------------------------------
     def _count(self, c: Completion, phase: str) -> None:

@@ -21,6 +21,7 @@ class Completion:
     completion_tokens: int | None = None
     finish_reason: str | None = None  # "stop", "length", ...
     error: str | None = None
+    unavailable: bool = False  # with `error`: the backend could not serve at all
 
 
 @runtime_checkable
