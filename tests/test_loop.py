@@ -404,7 +404,7 @@ def test_a_test_the_consensus_crashes_on_is_not_suspect_but_fed_to_the_fix(demo_
 
 
 def test_two_programs_cannot_excuse_a_generated_test_but_fresh_samples_can(demo_task: str) -> None:
-    """Excusing a test the model wrote takes EXCUSE_VOTES agreeing programs: a pair is not enough,
+    """Excusing a test the model wrote takes ranking.EXCUSE_VOTES agreeing programs: a pair is not enough,
     so fresh samples are drawn; the third program they bring settles it."""
     wrong_tests = DEMO_TESTS.replace("== 10", "== 20")
     user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
