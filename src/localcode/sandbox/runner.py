@@ -17,7 +17,7 @@ from ..extract import test_names
 from .cold import run_tests_cold
 from .pool import WorkerDied, WorkerPool, default_pool
 from .quick import is_plain
-from .records import ISOLATIONS, IsolationStatus, Limits, TestResult, TestRun
+from .records import ISOLATIONS, IsolationStatus, Job, Limits, TestResult, TestRun
 
 MAX_MESSAGE_LINES = 8
 MAX_LINE_CHARS = 300
@@ -145,21 +145,7 @@ def _looks_like_class(name: str) -> bool:
 def _job(
     code: str, tests: str, needed: tuple[str, ...], split: bool, plain: bool, limits: Limits
 ) -> dict[str, Any]:
-    return {
-        "code": code,
-        "tests": tests,
-        "needed": list(needed),
-        "split": split,
-        "plain": plain,
-        "timeout": limits.timeout,
-        "cpu_seconds": limits.cpu_seconds,
-        "memory_mb": limits.memory_mb,
-        "max_output_bytes": limits.max_output_bytes,
-        "max_processes": limits.max_processes,
-        "max_file_mb": limits.max_file_mb,
-        "isolation": limits.isolation,
-        "slot": 0,
-    }
+    return Job(code, tests, list(needed), split, plain, limits).to_wire()
 
 
 def _report(reply: dict[str, Any]) -> dict[str, Any]:
