@@ -187,6 +187,17 @@ def test_a_failed_round_keeps_the_best_so_far(demo_task: str) -> None:
     assert result.score == pytest.approx(0.8)
 
 
+def test_a_backend_gone_mid_run_stops_the_rounds_with_a_note(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE)])
+    backend.enqueue(BackendUnavailable("server gone"))
+    result = solve(demo_task, cfg(n_candidates=1, max_iters=3), backend=backend)
+    assert len(result.rounds) == 2
+    assert result.rounds[1].candidates[0].error == "generation failed: unavailable: server gone"
+    assert "stopped early: the backend became unavailable" in result.notes
+    assert "unavailable" not in result.to_dict()["rounds"][1]["candidates"][0]
+    assert result.final_code.strip() == NO_DEDUPE.strip()
+
+
 def test_backend_unavailable_at_the_start_is_raised(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[BackendUnavailable("server down")])
     with pytest.raises(BackendUnavailable):
@@ -393,7 +404,7 @@ def test_a_test_the_consensus_crashes_on_is_not_suspect_but_fed_to_the_fix(demo_
 
 
 def test_two_programs_cannot_excuse_a_generated_test_but_fresh_samples_can(demo_task: str) -> None:
-    """Excusing a test the model wrote takes EXCUSE_VOTES agreeing programs: a pair is not enough,
+    """Excusing a test the model wrote takes ranking.EXCUSE_VOTES agreeing programs: a pair is not enough,
     so fresh samples are drawn; the third program they bring settles it."""
     wrong_tests = DEMO_TESTS.replace("== 10", "== 20")
     user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from localcode import sandbox
-from localcode.ranking import rank_codet, rank_plain
+from localcode.ranking import Ranking, rank_codet, rank_plain, verdict
 from localcode.records import Candidate
 
 TESTS = ["test_case_1", "test_case_2", "test_case_3", "test_case_4"]
@@ -103,3 +103,12 @@ def test_a_consensus_on_failing_everything_doubts_no_test() -> None:
     ]
     ranking = rank_codet(pool)
     assert ranking.best is not None and ranking.suspect == []
+
+
+def test_the_verdict_accepts_a_full_pass_and_nothing_without_a_best() -> None:
+    best = cand(0, "x = 1", set(TESTS))
+    assert verdict(Ranking(best)).done
+    assert not verdict(Ranking(None, 0)).passes
+    doubted = verdict(Ranking(best, agree=1, rival=1, split=1))
+    assert doubted.passes and not doubted.done and "other program" in doubted.doubt
+    assert verdict(Ranking(best, agree=1, split=1), judged_for=best).done

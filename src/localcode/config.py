@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from .errors import UsageError
+from .sandbox.records import ISOLATIONS, Isolation
 
-LATER_ROUNDS = ("auto", "fresh", "mixed", "fix")  # what later rounds sample (--later-rounds)
+# what later rounds sample (--later-rounds); auto: mixed after the user's code, else fresh
+LaterRounds = Literal["auto", "fresh", "mixed", "fix"]
+LATER_ROUNDS: tuple[LaterRounds, ...] = get_args(LaterRounds)
+# how candidates are ranked: codet, CodeT dual agreement; plain, the prototype's pass fraction
+RankingName = Literal["codet", "plain"]
+RANKING_NAMES: tuple[RankingName, ...] = get_args(RankingName)
 
 
 @dataclass
@@ -22,15 +29,15 @@ class AgentConfig:
     seed: int = 0
     max_tokens: int = 1024  # per code generation
     max_test_tokens: int = 1024  # per test generation
-    ranking: str = "codet"  # see ranking.RANKINGS: "codet" or "plain" (the prototype's)
+    ranking: RankingName = "codet"  # the key of ranking.RANKINGS; "plain" is the prototype's
     # rounds after the first, while the best fails: "fresh" all fresh samples; "mixed" half
     # repairs of the best, half fresh; "fix" all repairs (the prototype); "auto" mixed when the
     # run starts from the user's code (--code), else fresh
-    later_rounds: str = "auto"
+    later_rounds: LaterRounds = "auto"
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     greedy: bool = True  # round 0's first candidate is the temperature-0 reply
     judge: bool = True  # the model judges concrete disagreements between behaviour groups
-    sandbox: str = "auto"  # "auto" | "strict" | "none"
+    sandbox: Isolation = "auto"
     # backend options
     model: str | None = None  # model name for ollama/openai/anthropic; known model for local
     model_path: str | None = None  # any GGUF file for the local backend
@@ -57,11 +64,11 @@ class AgentConfig:
             raise UsageError("--max-tokens must be at least 1.")
         if self.request_timeout <= 0:
             raise UsageError("--request-timeout must be a positive number of seconds.")
-        if self.ranking not in ("codet", "plain"):
+        if self.ranking not in RANKING_NAMES:
             raise UsageError(f"--ranking must be codet or plain (got '{self.ranking}').")
         if self.temperature < 0:
             raise UsageError(f"--temperature must be 0 or more (got {self.temperature}).")
-        if self.sandbox not in ("auto", "strict", "none"):
+        if self.sandbox not in ISOLATIONS:
             raise UsageError(f"--sandbox must be auto, strict or none (got '{self.sandbox}').")
         if self.later_rounds not in LATER_ROUNDS:
             raise UsageError(
@@ -88,10 +95,3 @@ def default_ollama_url() -> str:
     if rest.startswith("0.0.0.0"):
         rest = "localhost" + rest[len("0.0.0.0") :]
     return f"{scheme}://{rest}"
-
-
-def usable_cpus() -> int:
-    """The CPU cores this process may use (affinity-aware where the OS says)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)

@@ -1,4 +1,4 @@
-"""Every error localcode raises. Library code raises these; only cli.py turns them into exit codes."""
+"""Every error localcode raises. Library code raises these; only cli/ turns them into exit codes."""
 
 from __future__ import annotations
 

@@ -27,8 +27,8 @@ from .probes import (
     sequence_calls,
     sequence_tests,
 )
-from .ranking import RANKINGS, Ranking, anchored, distinct, order
-from .records import PHASES, Candidate, Dispute, Round, SolveResult, Spent
+from .ranking import RANKINGS, Ranking, anchored, distinct, order, verdict
+from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
@@ -40,7 +40,6 @@ from .task import (
 )
 
 N_TESTS = 5
-EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests they fail are excused
 MAX_JUDGE_CALLS = 6  # judge replies per run, one per disputed input
 JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 
@@ -152,7 +151,8 @@ class _Run:
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
-            if self._done(ranking) or self._settled(ranking):
+            now = verdict(ranking, self.judged_for)
+            if now.done or now.settled:
                 break
             kind = self._next_kind(ranking)
             rnd = self._round(len(self.rounds), kind, ranking)
@@ -160,10 +160,10 @@ class _Run:
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 break
-        doubt = self._doubt(ranking) if self._passes(ranking) else ""
-        if doubt:
-            self.notes.append(f"not claimed as passing: {doubt}")
-        done = "passed" if self._done(ranking) else ""
+        final = verdict(ranking, self.judged_for)
+        if final.doubt:
+            self.notes.append(f"not claimed as passing: {final.doubt}")
+        done = "passed" if final.done else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
 
@@ -197,68 +197,18 @@ class _Run:
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 
-    def _next_kind(self, ranking: Ranking) -> str:
+    def _next_kind(self, ranking: Ranking) -> RoundKind:
         """Fresh samples only when the best passes but is disputed: there is nothing to repair.
         Otherwise --later-rounds decides; "auto" repairs only code the user gave (--code) and
         samples fresh for a task alone, where repairs of a small model's code almost always
         behave like the code they repair (docs/BENCHMARKS.md)."""
         if ranking.best is None:
             return "initial"
-        if self._passes(ranking):
+        if verdict(ranking).passes:
             return "fresh"
         if self.cfg.later_rounds == "auto":
             return "mixed" if self.rounds[0].kind == "given" else "fresh"
         return self.cfg.later_rounds
-
-    def _done(self, ranking: Ranking) -> bool:
-        """The best passes (see _passes) and no rival behaviour puts it in doubt."""
-        return self._passes(ranking) and not self._disputed(ranking)
-
-    def _disputed(self, ranking: Ranking) -> bool:
-        return bool(self._doubt(ranking))
-
-    def _doubt(self, ranking: Ranking) -> str:
-        """Why the best's pass is in doubt; empty when it is not. Fresh samples vote until it is
-        not (or the rounds run out, and the pass is not claimed):
-        - other programs pass the same trusted tests (user tests, the task's examples) but not the
-          same generated ones, or pass the same tests but return other values (on the tests'
-          inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
-          which. The winner needs at least twice as many distinct programs as the largest rival
-          group. Without trusted tests, programs that pass other generated tests are the
-          generated tests' business; only a split of the winner's own set is a dispute.
-        - the pass excuses generated tests as wrong (suspect): that takes more than the word of
-          a pair of programs (EXCUSE_VOTES)."""
-        best = ranking.best
-        if best is None:
-            return ""
-        if self.judged_for is best:  # the model chose it over every rival it was shown
-            return ""
-        others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
-        if ranking.agree < 2 * others:
-            return (
-                f"{others} other program(s) that pass the same tests return different values "
-                "on some inputs"
-            )
-        if best.all_passed:
-            return ""
-        if ranking.agree < EXCUSE_VOTES:
-            return (
-                f"it fails generated tests that only {ranking.agree} agreeing program(s) "
-                f"call wrong; at least {EXCUSE_VOTES} must"
-            )
-        return ""
-
-    def _settled(self, ranking: Ranking) -> bool:
-        """The best passes every trusted test and the judge chose it over every rival it met:
-        more samples would be judged the same way. Without trusted tests, rounds go on."""
-        best = ranking.best
-        trusted = best.trusted_runs if best else []
-        return (
-            best is not None
-            and self.judged_for is best
-            and bool(trusted)
-            and all(r.all_passed for r in trusted)
-        )
 
     # --- judging -----------------------------------------------------------------------
     def _settle(self, ranking: Ranking) -> Ranking:
@@ -331,23 +281,6 @@ class _Run:
         self._count(reply, "judging")
         return "" if reply.error else reply.text
 
-    def _passes(self, ranking: Ranking) -> bool:
-        """A full pass. A consensus alone never is one: it can be wrong. With the user's own
-        tests or the task's examples, passing all of those plus every generated test not in doubt
-        is one."""
-        best = ranking.best
-        if best is None:
-            return False
-        if best.all_passed:
-            return True
-        trusted = best.trusted_runs
-        if not trusted or not all(r.all_passed for r in trusted) or best.run is None:
-            return False
-        doubted = set(ranking.suspect)
-        return best.run.error is None and all(
-            r.passed or r.name in doubted for r in best.run.results
-        )
-
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
         self.emit(Event("tests"))
@@ -384,16 +317,18 @@ class _Run:
         )
 
     # --- rounds ------------------------------------------------------------------------
-    def _round(self, r: int, kind: str, ranking: Ranking) -> Round:
+    def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
         n = self.cfg.n_candidates
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         self.emit(
-            Event("round", r, detail="vote" if kind == "fresh" and self._passes(ranking) else kind)
+            Event(
+                "round", r, detail="vote" if kind == "fresh" and verdict(ranking).passes else kind
+            )
         )
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
-        jobs: list[tuple[str, int, int, list[Message], float | None]] = []
+        jobs: list[tuple[Origin, int, int, list[Message], float | None]] = []
         code = prompts.code_prompt(self.task.text, self.task.entry_point)
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
@@ -435,7 +370,7 @@ class _Run:
         messages: list[Message],
         n: int,
         seed: int,
-        origin: str,
+        origin: Origin,
         ranking: Ranking,
         temperature: float | None = None,
     ) -> list[Completion]:
@@ -454,8 +389,9 @@ class _Run:
         except BackendUnavailable as exc:
             if not self.candidates:
                 raise
+            gone = f"unavailable: {exc}"
             return [
-                Completion(text="", seed=seed + i, error=f"unavailable: {exc}") for i in range(n)
+                Completion(text="", seed=seed + i, error=gone, unavailable=True) for i in range(n)
             ]
         except BackendError as exc:
             return [Completion(text="", seed=seed + i, error=str(exc)) for i in range(n)]
@@ -472,7 +408,7 @@ class _Run:
         )
         return replies
 
-    def _candidate(self, r: int, i: int, origin: str, reply: Completion) -> Candidate:
+    def _candidate(self, r: int, i: int, origin: Origin, reply: Completion) -> Candidate:
         cand = Candidate(
             r,
             i,
@@ -483,6 +419,7 @@ class _Run:
         )
         if reply.error:
             cand.error = f"generation failed: {reply.error}"
+            cand.unavailable = reply.unavailable
             return cand
         cand.code = with_preamble(self.task, extract_code(reply.text, self.task.entry_point))
         if not cand.code.strip():
@@ -524,9 +461,7 @@ class _Run:
             self.emit(Event("scored", c.round, c))
 
     def _backend_gone(self, rnd: Round) -> bool:
-        return all(
-            c.error and c.error.startswith("generation failed: unavailable") for c in rnd.candidates
-        )
+        return all(c.unavailable for c in rnd.candidates)
 
     # --- bookkeeping -------------------------------------------------------------------
     def _count(self, c: Completion, phase: str) -> None:
@@ -547,7 +482,7 @@ class _Run:
             suspect_tests=list(ranking.suspect),
             final_code=best.code if best else "",
             score=best.score if best else 0.0,
-            passed=self._done(ranking),
+            passed=verdict(ranking, self.judged_for).done,
             disputes=self.disputes,
             spent={k: Spent(round(v.seconds, 3), v.tokens) for k, v in self.spent.items()},
             rounds=self.rounds,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .backends.base import Message
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
 TESTS_SYSTEM = (
     "You write pytest unit tests for Python functions that do not exist yet. "

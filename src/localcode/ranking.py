@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .config import RankingName
 from .extract import parse
 from .probes import behaviour
 from .records import Candidate
@@ -202,7 +203,93 @@ def _program(c: Candidate) -> str:
     return ast.dump(tree) if tree else c.code
 
 
-RANKINGS: dict[str, Callable[[Sequence[Candidate]], Ranking]] = {
+EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests they fail are excused
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a ranking says of its best: a pass or not, why the pass is in doubt, whether it stands."""
+
+    passes: bool
+    doubt: str = ""  # why the pass is in doubt; empty when it is not (or when nothing passes)
+    settled: bool = False  # the judge chose it and it passes every trusted test
+
+    @property
+    def done(self) -> bool:
+        """A pass no rival behaviour puts in doubt: the run may stop and claim it."""
+        return self.passes and not self.doubt
+
+
+def verdict(ranking: Ranking, judged_for: Candidate | None = None) -> Verdict:
+    """Accept or doubt the ranking's best. `judged_for`: the candidate the model chose over every
+    rival it was shown, if any."""
+    passes = _passes(ranking)
+    doubt = _doubt(ranking, judged_for) if passes else ""
+    return Verdict(passes, doubt, _settled(ranking, judged_for))
+
+
+def _passes(ranking: Ranking) -> bool:
+    """A full pass. A consensus alone never is one: it can be wrong. With the user's own
+    tests or the task's examples, passing all of those plus every generated test not in doubt
+    is one."""
+    best = ranking.best
+    if best is None:
+        return False
+    if best.all_passed:
+        return True
+    trusted = best.trusted_runs
+    if not trusted or not all(r.all_passed for r in trusted) or best.run is None:
+        return False
+    doubted = set(ranking.suspect)
+    return best.run.error is None and all(r.passed or r.name in doubted for r in best.run.results)
+
+
+def _doubt(ranking: Ranking, judged_for: Candidate | None) -> str:
+    """Why the best's pass is in doubt; empty when it is not. Fresh samples vote until it is
+    not (or the rounds run out, and the pass is not claimed):
+    - other programs pass the same trusted tests (user tests, the task's examples) but not the
+      same generated ones, or pass the same tests but return other values (on the tests'
+      inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
+      which. The winner needs at least twice as many distinct programs as the largest rival
+      group. Without trusted tests, programs that pass other generated tests are the
+      generated tests' business; only a split of the winner's own set is a dispute.
+    - the pass excuses generated tests as wrong (suspect): that takes more than the word of
+      a pair of programs (EXCUSE_VOTES)."""
+    best = ranking.best
+    if best is None:
+        return ""
+    if judged_for is best:  # the model chose it over every rival it was shown
+        return ""
+    others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
+    if ranking.agree < 2 * others:
+        return (
+            f"{others} other program(s) that pass the same tests return different values "
+            "on some inputs"
+        )
+    if best.all_passed:
+        return ""
+    if ranking.agree < EXCUSE_VOTES:
+        return (
+            f"it fails generated tests that only {ranking.agree} agreeing program(s) "
+            f"call wrong; at least {EXCUSE_VOTES} must"
+        )
+    return ""
+
+
+def _settled(ranking: Ranking, judged_for: Candidate | None) -> bool:
+    """The best passes every trusted test and the judge chose it over every rival it met:
+    more samples would be judged the same way. Without trusted tests, rounds go on."""
+    best = ranking.best
+    trusted = best.trusted_runs if best else []
+    return (
+        best is not None
+        and judged_for is best
+        and bool(trusted)
+        and all(r.all_passed for r in trusted)
+    )
+
+
+RANKINGS: dict[RankingName, Callable[[Sequence[Candidate]], Ranking]] = {
     "plain": rank_plain,
     "codet": rank_codet,
 }

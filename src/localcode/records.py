@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .probes import behaviour
 from .sandbox.records import TestRun
+
+# How a candidate was produced: the temperature-0 reply, a fresh sample, a repair of the best
+# so far, or the user's own code (--code)
+Origin = Literal["greedy", "sample", "fix", "user"]
+# What a round samples: the user's code scored (given), round 0 (initial), fresh samples only,
+# fixes of the best only, or half fixes and half fresh (mixed)
+RoundKind = Literal["given", "initial", "fresh", "fix", "mixed"]
 
 
 @dataclass
@@ -15,9 +22,7 @@ class Candidate:
 
     round: int
     index: int
-    # "greedy" (the temperature-0 reply), "sample" (fresh), "fix" (repair of the best so far)
-    # or "user" (--code)
-    origin: str
+    origin: Origin
     code: str = ""
     seed: int | None = None
     run: TestRun | None = None  # against the generated tests
@@ -26,6 +31,7 @@ class Candidate:
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
     error: str | None = None  # why no code came (backend error, no code in the reply)
+    unavailable: bool = False  # no code because the backend could not serve at all (not in --json)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     generation_s: float = 0.0
@@ -88,13 +94,11 @@ class Round:
     """One round of the loop: N candidates generated and scored."""
 
     index: int
-    kind: str  # "given" (the user's --code), "initial", "fix", "mixed" (fixes + fresh samples)
-    # or "fresh" (fresh samples only: the best passes but rivals behave otherwise, or
-    # --later-rounds fresh)
+    kind: RoundKind
     candidates: list[Candidate] = field(default_factory=list)
     best_label: str | None = None  # best candidate overall after this round
     best_score: float = 0.0
-    best_origin: str | None = None  # how the best-so-far was produced: sample, fix or user
+    best_origin: Origin | None = None  # how the best-so-far was produced
     support: int = 0  # candidates agreeing with the best (codet ranking)
     agree: int = 0  # distinct programs among them
     rival: int = 0  # distinct programs in the largest group that behaves otherwise
@@ -147,8 +151,9 @@ class SolveResult:
                 cand["example_passed"] = shown and sum(r["passed"] for r in shown["results"])
                 cand["example_total"] = shown and len(shown["results"])
                 del cand["probe_run"], cand["mutant_run"]  # digests, not the harness's text
+                del cand["unavailable"]  # control data: the error says it
                 seen = {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
                 cand["behaviour"] = seen or None  # probe name -> digest (v: a value, x: raised)
         if data["best"] is not None:
-            del data["best"]["probe_run"], data["best"]["mutant_run"]
+            del data["best"]["probe_run"], data["best"]["mutant_run"], data["best"]["unavailable"]
         return data

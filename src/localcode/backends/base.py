@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..errors import BackendUnavailable, LocalCodeError
-
-Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+from ..prompts import Message
 
 
 @dataclass
@@ -22,6 +21,7 @@ class Completion:
     completion_tokens: int | None = None
     finish_reason: str | None = None  # "stop", "length", ...
     error: str | None = None
+    unavailable: bool = False  # with `error`: the backend could not serve at all
 
 
 @runtime_checkable

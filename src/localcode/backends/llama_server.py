@@ -9,7 +9,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from ..config import usable_cpus
+from ..cpus import usable_cpus
 from ..errors import BackendUnavailable, ModelError
 
 ENGINE_REQUIREMENT = "xllamacpp==2026.10.11549"

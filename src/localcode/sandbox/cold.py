@@ -18,10 +18,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..extract import test_names
+from .feedback import crash_reason, last_error, stopped_early, trim
 from .records import PYTHON_ENV, Limits, TestResult, TestRun
 
 PRELUDE = "from solution import *  # noqa: F401,F403\n\n"
-MAX_MESSAGE_LINES = 8
 _SOLUTION_FRAME = re.compile(r"^solution\.py:\d+: in ", re.MULTILINE)
 _CHAINED = re.compile(
     r"^(?:The above exception was the direct cause|During handling of the above)", re.M
@@ -93,8 +93,10 @@ def _run_pytest(work: Path, report_dir: Path, code: str, tests: str, limits: Lim
         return TestRun(error=_crash_reason(rc, output))
     results = _parse_junit(report)
     error = None
-    if rc not in (0, 1):
+    if rc < 0 or rc in (2, 4):
         error = _crash_reason(rc, output)
+    elif rc not in (0, 1):
+        error = stopped_early(rc)
     return TestRun(results, error)
 
 
@@ -115,7 +117,7 @@ def _parse_junit(report: Path) -> list[TestResult]:
             text = bad.text or bad.get("message") or ""
             final = _CHAINED.split(text)[-1]  # the exception that ended the test, not its causes
             raised = _SOLUTION_FRAME.search(final) is not None  # --tb=short names each frame
-            results.append(TestResult(case.get("name", ""), False, _trim(text), raised))
+            results.append(TestResult(case.get("name", ""), False, trim(text), raised))
         elif skipped is not None:
             results.append(TestResult(case.get("name", ""), False, "skipped"))
         else:
@@ -134,21 +136,9 @@ def _merge(expected: list[TestResult], got: list[TestResult]) -> list[TestResult
 
 
 def _crash_reason(rc: int, output: str) -> str:
-    lines = [ln for ln in output.strip().splitlines() if ln.strip()]
-    errors = [ln for ln in lines if "Error:" in ln] or [ln for ln in lines if "rror" in ln]
-    detail = (errors[0] if errors else (lines[-1] if lines else "")).strip().lstrip("E").strip()
-    if rc < 0:
-        return f"killed by signal {signal.Signals(-rc).name}" + (f": {detail}" if detail else "")
-    if rc == 2 or rc == 4:
-        return f"tests could not be collected (import failed?): {detail}"
-    return f"pytest exited with code {rc}: {detail}" if detail else f"pytest exited with code {rc}"
-
-
-def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    if len(lines) > max_lines:
-        lines = lines[:2] + ["..."] + lines[-(max_lines - 3) :]
-    return "\n".join(ln[:300] for ln in lines)
+    if rc == 2 or rc == 4:  # pytest's own codes: interrupted or usage error, at collection
+        return f"tests could not be collected (import failed?): {last_error(output)}"
+    return crash_reason(rc, output)
 
 
 def _read_capped(path: Path, limit: int) -> str:

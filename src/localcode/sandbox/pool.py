@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import IO, Any
 
-from ..config import usable_cpus
+from ..cpus import usable_cpus
 from ..errors import SandboxError
 from .records import PYTHON_ENV, IsolationStatus
 
@@ -20,12 +20,9 @@ _SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # __init__ (the agent loop and HTTP backends: ~60 modules, ~4.5 MB) that every per-candidate fork
 # would otherwise copy and tear down again. Its first act drops the '' (the working directory)
 # that `-c` puts on sys.path, as `-I` would (see _Worker).
-_BOOT = (
+BOOT = (
     "import sys; sys.path[:] = [p for p in sys.path if p]; "
-    f"import types; sys.path.insert(0, {_SRC!r}); "
-    "package = types.ModuleType('localcode'); "
-    f"package.__path__ = [{os.path.join(_SRC, 'localcode')!r}]; "
-    "sys.modules['localcode'] = package; "
+    f"sys.path.insert(0, {_SRC!r}); "
     "from localcode.sandbox.worker import main; main()"
 )
 _slots = itertools.count()
@@ -44,11 +41,11 @@ class _Worker:
         # so a program that returns `list(set(words))` would answer in another order (and pass
         # other tests, and look like another behaviour) depending on which worker ran it. The
         # environment is built here from nothing, which is what -I's -E ensures; -s keeps the
-        # user's site-packages out, and _BOOT drops the working directory from sys.path.
+        # user's site-packages out, and BOOT drops the working directory from sys.path.
         env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL") if k in os.environ}
         env.update(PYTHON_ENV, MKL_NUM_THREADS="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-s", "-B", "-c", _BOOT, str(slot)],
+            [sys.executable, "-s", "-B", "-c", BOOT, str(slot)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

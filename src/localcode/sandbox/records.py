@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, get_args
 
 # PYTHONHASHSEED of every process that runs candidates: each run hashes strings alike, so a
 # program that iterates a set of strings answers the same way in every worker, every time.
@@ -19,6 +20,12 @@ PYTHON_ENV = {
 }
 
 
+# auto: every layer this machine allows; strict: refuse to run without all of them; none: no
+# isolation (trusted code only)
+Isolation = Literal["auto", "strict", "none"]
+ISOLATIONS: tuple[Isolation, ...] = get_args(Isolation)
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds on one candidate run."""
@@ -29,7 +36,28 @@ class Limits:
     max_output_bytes: int = 64 * 1024
     max_processes: int = 64
     max_file_mb: int = 16
-    isolation: str = "auto"  # "auto" | "strict" | "none"
+    isolation: Isolation = "auto"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One candidate run, as the trusted side sends it to a warm worker (one JSON line)."""
+
+    code: str
+    tests: str
+    needed: list[str]  # names the tests use that the solution must supply
+    split: bool  # the candidate runs in its own process, apart from the tests
+    plain: bool  # plain test functions: the quick runner instead of a pytest session
+    limits: Limits
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready form the worker reads back with from_wire."""
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Job:
+        """A Job from its JSON form."""
+        return cls(**{**data, "limits": Limits(**data["limits"])})
 
 
 @dataclass

@@ -7,7 +7,6 @@ import builtins
 import functools
 import json
 import os
-import signal
 import threading
 import time
 from typing import Any
@@ -15,12 +14,10 @@ from typing import Any
 from ..errors import SandboxError
 from ..extract import test_names
 from .cold import run_tests_cold
+from .feedback import crash_reason, stopped_early, trim
 from .pool import WorkerDied, WorkerPool, default_pool
 from .quick import is_plain
-from .records import IsolationStatus, Limits, TestResult, TestRun
-
-MAX_MESSAGE_LINES = 8
-MAX_LINE_CHARS = 300
+from .records import ISOLATIONS, IsolationStatus, Job, Limits, TestResult, TestRun
 
 
 def run_tests(
@@ -74,7 +71,7 @@ def sandbox_status(pool: WorkerPool | None = None) -> IsolationStatus:
 
 def check_isolation(isolation: str, pool: WorkerPool | None = None) -> IsolationStatus:
     """The status; raise SandboxError when `strict` is asked for and a layer is missing."""
-    if isolation not in ("auto", "strict", "none"):
+    if isolation not in ISOLATIONS:
         raise SandboxError(f"unknown sandbox mode {isolation!r}: use auto, strict or none")
     status = sandbox_status(pool)
     if isolation == "strict" and not status.complete:
@@ -145,21 +142,7 @@ def _looks_like_class(name: str) -> bool:
 def _job(
     code: str, tests: str, needed: tuple[str, ...], split: bool, plain: bool, limits: Limits
 ) -> dict[str, Any]:
-    return {
-        "code": code,
-        "tests": tests,
-        "needed": list(needed),
-        "split": split,
-        "plain": plain,
-        "timeout": limits.timeout,
-        "cpu_seconds": limits.cpu_seconds,
-        "memory_mb": limits.memory_mb,
-        "max_output_bytes": limits.max_output_bytes,
-        "max_processes": limits.max_processes,
-        "max_file_mb": limits.max_file_mb,
-        "isolation": limits.isolation,
-        "slot": 0,
-    }
+    return Job(code, tests, list(needed), split, plain, limits).to_wire()
 
 
 def _report(reply: dict[str, Any]) -> dict[str, Any]:
@@ -179,12 +162,14 @@ def _to_run(expected: list[TestResult], reply: dict[str, Any], limits: Limits) -
             expected, f"timed out after {limits.timeout:g}s (infinite loop or too slow?)"
         )
     if not report or reply.get("status") != 0:
-        return _no_credit(expected, _crash_reason(int(reply.get("status", -1)), reply))
+        return _no_credit(
+            expected, crash_reason(int(reply.get("status", -1)), str(reply.get("output", "")))
+        )
     if report.get("import_error"):
         return _no_credit(expected, f"importing the solution failed: {report['import_error']}")
     if report.get("collect_errors"):
         return _no_credit(
-            expected, "tests could not be collected: " + _trim(report["collect_errors"][0], 4)
+            expected, "tests could not be collected: " + trim(report["collect_errors"][0], 4)
         )
     got: dict[str, Any] = report.get("results") or {}
     results = []
@@ -192,50 +177,16 @@ def _to_run(expected: list[TestResult], reply: dict[str, Any], limits: Limits) -
         passed, message, raised = [*(got.get(r.name) or [False, "no result"]), False][:3]
         ok = passed is True
         results.append(
-            TestResult(r.name, ok, "" if ok else _trim(message), raised is True and not ok)
+            TestResult(r.name, ok, "" if ok else trim(message), raised is True and not ok)
         )
     error = None
     if report.get("exit") not in (0, 1):
-        error = f"pytest stopped early (exit code {report.get('exit')})"
+        error = stopped_early(report.get("exit"))
     return TestRun(results, error)
 
 
 def _no_credit(expected: list[TestResult], reason: str) -> TestRun:
     return TestRun([TestResult(r.name, False, reason) for r in expected], reason)
-
-
-def _crash_reason(status: int, reply: dict[str, Any]) -> str:
-    output = str(reply.get("output", ""))
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    errors = [ln for ln in lines if "Error" in ln]
-    detail = (errors[-1] if errors else lines[-1] if lines else "")[:MAX_LINE_CHARS]
-    if status > 128 or status < 0:
-        sig = status - 128 if status > 128 else -status
-        try:
-            name = signal.Signals(sig).name
-        except ValueError:
-            name = str(sig)
-        hint = {
-            "SIGXCPU": " (CPU time limit)",
-            "SIGXFSZ": " (file size limit)",
-            "SIGKILL": " (memory or process limit?)",
-        }.get(name, "")
-        reason = f"the test run was killed by {name}{hint}"
-    elif status == 0:
-        reason = "the test run ended without a complete report (os._exit or a crash)"
-    else:
-        reason = f"the test run exited with code {status} before reporting"
-    return f"{reason}: {detail}" if detail else reason
-
-
-def _trim(text: str, max_lines: int = MAX_MESSAGE_LINES) -> str:
-    """pytest's short traceback cut to the assertion and its values, the location and last lines."""
-    lines = [ln.rstrip() for ln in str(text).strip().splitlines() if ln.strip()]
-    if len(lines) > max_lines:
-        keep = [ln for ln in lines if ln.startswith("E ")][: max_lines - 2]
-        head = [ln for ln in lines if not ln.startswith("E ")][-2:]
-        lines = head + keep if keep else lines[:2] + ["..."] + lines[-(max_lines - 3) :]
-    return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
 
 
 def _since(t0: float) -> float:

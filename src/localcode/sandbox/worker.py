@@ -11,6 +11,8 @@ Per candidate, as root:  worker -> B (PID 1 of new namespaces: the tests, the re
 Unprivileged, a middle process A first enters a user namespace and the others, then forks B,
 which forks S. Every fork is a new task that waits for a CPU on a loaded machine, so there are
 as few as the isolation allows. B and S exchange plain data only (harness.py, wire.py).
+Its parts: layers.py (what this machine allows, entering namespaces), workspace.py (paths and
+environment a candidate gets), reap.py (output collection, killing what is left), warm.py.
 """
 
 from __future__ import annotations
@@ -19,190 +21,21 @@ import contextlib
 import gc
 import json
 import os
-import select
-import shutil
-import signal
 import socket
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
-from . import confine, harness, quick, wire
-from .records import PYTHON_ENV
+from . import confine, harness, layers, quick, reap, warm, wire, workspace
+from .records import Job
 
 UID_BASE = 0x6C630000  # unused uids for candidates when running as root: BASE + 2*slot (+1)
-MAX_REPORT = 16 << 20
 PR_SET_CHILD_SUBREAPER = 36
-_NS_FLAGS = (
-    confine.CLONE_NEWNS
-    | confine.CLONE_NEWPID
-    | confine.CLONE_NEWNET
-    | confine.CLONE_NEWIPC
-    | confine.CLONE_NEWUTS
-)
-
-
-@dataclass
-class Plan:
-    """Which layers this worker can apply, as found by `probe()`."""
-
-    root: bool = False
-    namespaces: bool = False
-    userns: bool = False
-    landlock: int = 0
-    seccomp: bool = False
-    missing: dict[str, str] = field(default_factory=dict)
-
-    def active(self) -> list[str]:
-        layers = ["rlimits", "process-group kill"]
-        if self.namespaces:
-            layers.append(
-                "namespaces (mount, PID, network, IPC" + (", user)" if self.userns else ")")
-            )
-        if self.root:
-            layers.append("unused uid")
-        if self.landlock:
-            layers.append(f"landlock (ABI {self.landlock})")
-        if self.seccomp:
-            layers.append("seccomp")
-        return layers
-
-
-def probe(seccomp_filter: Any) -> Plan:
-    """Try each layer in a throwaway child; what fails goes into `missing` with the reason."""
-    plan = Plan(root=os.geteuid() == 0)
-    if not sys.platform.startswith("linux"):
-        plan.missing["namespaces"] = f"not available on {sys.platform}"
-        plan.missing["landlock"] = plan.missing["seccomp"] = plan.missing["namespaces"]
-        return plan
-    plan.userns = not plan.root
-    ok, reason = _try_in_child(_ns_enter if plan.userns else _probe_pid1_enter)
-    plan.namespaces = ok
-    if not ok:
-        plan.missing["namespaces"] = (
-            f"unshare/mount /proc refused ({reason}); enable unprivileged "
-            "user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ "
-            "kernel.apparmor_restrict_unprivileged_userns=0) or run inside a VM/container that allows them"
-        )
-    if not plan.root:
-        plan.missing["unused uid"] = (
-            "not root: candidates run as your uid (inside a user namespace when available)"
-        )
-    abi = confine.landlock_abi()
-    if abi:
-        ok, reason = _try_in_child(lambda: confine.landlock(["/usr"], [], abi))
-        plan.landlock = abi if ok else 0
-        if not ok:
-            plan.missing["landlock"] = f"landlock refused: {reason}"
-    else:
-        plan.missing["landlock"] = "kernel without Landlock (needs Linux 5.13+ with lsm=landlock)"
-    if plan.landlock and plan.landlock < 4:
-        plan.missing["landlock TCP"] = f"Landlock ABI {plan.landlock} cannot block TCP (needs 6.7+)"
-    if seccomp_filter is None:
-        plan.missing["seccomp"] = (
-            "pyseccomp is not installed: pip install 'localcode[seccomp]' (needs libseccomp2)"
-        )
-    else:
-
-        def load() -> None:
-            confine.set_no_new_privs()
-            confine.load_seccomp(confine.compile_seccomp(seccomp_filter))
-
-        ok, reason = _try_in_child(load)
-        plan.seccomp = ok
-        if not ok:
-            plan.missing["seccomp"] = f"seccomp filter refused: {reason}"
-    return plan
-
-
-def _try_in_child(action: Any) -> tuple[bool, str]:
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            action()
-            os.write(w, b"ok")
-        except BaseException as exc:  # noqa: BLE001
-            os.write(w, str(exc).encode()[:500])
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        answer = f.read().decode()
-    os.waitpid(pid, 0)
-    return answer == "ok", answer or "the probe crashed"
-
-
-def _ns_enter() -> None:
-    """Unprivileged: enter a user namespace and the others, then fork the PID 1 of the new PID
-    namespace, which mounts its /proc. Returns in that child only; this process relays its exit."""
-    confine.unshare(_NS_FLAGS | confine.CLONE_NEWUSER)
-    confine.map_own_ids()
-    pid = os.fork()
-    if pid:
-        _relay_exit(pid)
-    confine.set_pdeathsig(0)
-    confine.mount_private_proc()
-
-
-def _pid1_enter(new_net: bool = True) -> None:
-    """As root, in a process forked as PID 1 of a new PID namespace: new mount, IPC, UTS and
-    (unless it joined the worker's empty one, see Worker.net_ns) network namespaces for itself;
-    they apply at once, no fork needed. Then a /proc of its own."""
-    flags = _NS_FLAGS & ~confine.CLONE_NEWPID
-    confine.unshare(flags if new_net else flags & ~confine.CLONE_NEWNET)
-    confine.set_pdeathsig(0)
-    confine.mount_private_proc()
-
-
-def _probe_pid1_enter() -> None:
-    own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-    pid = confine.fork_into_new_pid_namespace(own)
-    if pid:
-        _relay_exit(pid)
-    _pid1_enter()
-
-
-def _shared_net_namespace() -> int:
-    """One empty network namespace for all of this worker's runs, joined by each instead of a
-    new one per run (~1 ms CPU less a run, and less cleanup work for the kernel). Nothing in it
-    outlives a run: B is its PID namespace's PID 1, so every process of a run is gone once B is
-    reaped, and their sockets with them; changing the namespace itself (bringing up the loopback,
-    routes, sysctls) needs CAP_NET_ADMIN over it, which candidates never hold (unused uid, no
-    capabilities). -1 (a new namespace per run) if it cannot be made."""
-    try:
-        return confine.empty_net_namespace()
-    except OSError:
-        return -1
-
-
-def _relay_exit(pid: int) -> None:
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    os._exit(code if code >= 0 else 128 - code)
 
 
 # ---------------------------------------------------------------- one job
-
-
-@dataclass
-class Job:
-    code: str
-    tests: str
-    needed: list[str]
-    split: bool
-    plain: bool  # plain test functions: the quick runner instead of a pytest session
-    timeout: float
-    cpu_seconds: int
-    memory_mb: int
-    max_output_bytes: int
-    max_processes: int
-    max_file_mb: int
-    isolation: str
-    slot: int
 
 
 class Worker:
@@ -211,14 +44,14 @@ class Worker:
         self.config = config  # the warm pytest config, for the quick runner's failure texts
         self.compiled = quick.CompiledTests(config)
         seccomp = confine.seccomp_filter() if sys.platform.startswith("linux") else None
-        self.plan = probe(seccomp)
+        self.plan = layers.probe(seccomp)
         self.bpf = confine.compile_seccomp(seccomp) if self.plan.seccomp else b""
-        self.readable = _readable_paths(self.plan.namespaces)
+        self.readable = workspace.readable_paths(self.plan.namespaces)
         # as root, B is forked straight into a new PID namespace; this fd brings the worker back
         self.own_pid_ns = self.net_ns = -1
         if self.plan.namespaces and not self.plan.userns:
             self.own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-            self.net_ns = _shared_net_namespace()
+            self.net_ns = layers.shared_net_namespace()
         if self.plan.root and self.plan.namespaces:
             # once, in the worker's own mount namespace, which every run's B and S copy:
             # cheaper than twice a run, and the same view for them
@@ -230,23 +63,23 @@ class Worker:
         try:
             return self._run_in(base, job)
         finally:
-            _rmtree(base)
+            workspace.rmtree(base)
 
     def _run_in(self, base: str, job: Job) -> dict[str, Any]:
         tests_dir, sol_dir = os.path.join(base, "tests"), os.path.join(base, "solution")
         for d in (tests_dir, sol_dir):
             os.mkdir(d, 0o700)
-        _write(os.path.join(sol_dir, "solution.py"), job.code)
+        workspace.write(os.path.join(sol_dir, "solution.py"), job.code)
         test_text = "from solution import *  # noqa\n\n" + job.tests
-        _write(quick.tests_path(tests_dir), test_text)
+        workspace.write(quick.tests_path(tests_dir), test_text)
         code = self.compiled.get(test_text, quick.tests_path(tests_dir)) if job.plain else None
         if not job.plain:  # a pytest session reads it (and stops looking for other config)
-            _write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
-        confined = job.isolation != "none"
+            workspace.write(os.path.join(tests_dir, "pytest.ini"), "[pytest]\n")
+        confined = job.limits.isolation != "none"
         if confined and self.plan.root:
             os.chmod(base, 0o711)
-            _chown_tree(tests_dir, UID_BASE + 2 * self.slot)
-            _chown_tree(sol_dir, UID_BASE + 2 * self.slot + (1 if job.split else 0))
+            workspace.chown_tree(tests_dir, UID_BASE + 2 * self.slot)
+            workspace.chown_tree(sol_dir, UID_BASE + 2 * self.slot + (1 if job.split else 0))
         out_r, out_w = os.pipe()
         rep_r, rep_w = os.pipe()
         started = time.monotonic()
@@ -266,9 +99,9 @@ class Worker:
                 os._exit(70)
         os.close(out_w)
         os.close(rep_w)
-        result = _collect(pid, out_r, rep_r, job, started)
+        result = reap.collect(pid, out_r, rep_r, job.limits, started)
         if not pid_ns:  # B reparented here when A is killed, or leftovers without a PID namespace
-            _kill_descendants()  # (with B as PID 1 here, reaping B means its namespace is empty)
+            reap.kill_descendants()  # (with B as PID 1 here, reaping B means its namespace is empty)
         result["layers"] = self.plan.active() if confined else ["rlimits", "process-group kill"]
         return result
 
@@ -302,9 +135,9 @@ class Worker:
         channel = self._start_solution(job, tests_dir, sol_dir, confined) if early else None
         if confined and self.plan.namespaces:
             if self.own_pid_ns >= 0:
-                _pid1_enter(new_net=self.net_ns < 0)
+                layers.pid1_enter(new_net=self.net_ns < 0)
             else:
-                _ns_enter()
+                layers.ns_enter()
         else:
             confine.set_pdeathsig(parent)
         if job.split and not early:
@@ -371,7 +204,7 @@ class Worker:
         sight), locked down, then the candidate is imported and serves calls."""
         try:
             if confined and self.own_pid_ns >= 0:  # forked before B entered its namespaces
-                _pid1_enter(new_net=self.net_ns < 0)
+                layers.pid1_enter(new_net=self.net_ns < 0)
                 confine.hide_dir(tests_dir)
             elif confined and self.plan.namespaces:  # forked by B, in B's user namespace
                 confine.unshare(confine.CLONE_NEWNS)
@@ -390,15 +223,15 @@ class Worker:
         ppid = os.getppid()
         uid = UID_BASE + 2 * self.slot + which if confined and self.plan.root else None
         confine.set_rlimits(
-            cpu_s=job.cpu_seconds,
-            memory_mb=job.memory_mb,
-            file_mb=job.max_file_mb,
+            cpu_s=job.limits.cpu_seconds,
+            memory_mb=job.limits.memory_mb,
+            file_mb=job.limits.max_file_mb,
             nofile=256,
-            nproc=job.max_processes if (uid is not None or not self.plan.root) else None,
+            nproc=job.limits.max_processes if (uid is not None or not self.plan.root) else None,
         )
         os.chdir(home)
         os.environ.clear()
-        os.environ.update(_child_env(home))
+        os.environ.update(workspace.child_env(home))
         tempfile.tempdir = home
         if not confined:
             return
@@ -445,197 +278,6 @@ def _import_error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _collect(pid: int, out_r: int, rep_r: int, job: Job, started: float) -> dict[str, Any]:
-    """Read output (capped) and the report until the child ends or the wall timeout passes."""
-    deadline = started + job.timeout
-    output, report = bytearray(), bytearray()
-    out_total = 0
-    fds = {out_r, rep_r}
-    status: int | None = None
-    timed_out = False
-    ended_at = None
-    while fds:
-        now = time.monotonic()
-        if now >= deadline:
-            timed_out = status is None
-            break
-        if ended_at is not None and now - ended_at > 0.2:
-            break  # a leftover process holds the pipe open; it is killed below
-        ready, _, _ = select.select(list(fds), [], [], min(deadline - now, 0.05))
-        for fd in ready:
-            data = os.read(fd, 1 << 16)
-            if not data:
-                fds.discard(fd)
-            elif fd == out_r:
-                out_total += len(data)
-                output += data[: max(0, job.max_output_bytes - len(output))]
-            elif len(report) + len(data) <= MAX_REPORT:
-                report += data
-        if status is None:
-            done, raw = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status, ended_at = os.waitstatus_to_exitcode(raw), time.monotonic()
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    if status is None:
-        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    os.close(out_r)
-    os.close(rep_r)
-    return {
-        "status": status,
-        "timed_out": timed_out,
-        "output": output.decode("utf-8", "replace"),
-        "output_bytes": out_total,
-        "report": report.decode("utf-8", "replace"),
-        "elapsed": time.monotonic() - started,
-    }
-
-
-def _kill_descendants() -> None:
-    """Without a PID namespace: kill every process that got reparented to this (subreaper) worker."""
-    me = os.getpid()
-    for _ in range(50):
-        victims = [pid for pid in _children_of(me)]
-        if not victims:
-            return
-        for pid in victims:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in victims:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-
-
-def _children_of(ppid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            fields = stat.rsplit(b")", 1)[-1].split()
-            if len(fields) > 1 and int(fields[1]) == ppid:
-                found.append(int(entry))
-    return found
-
-
-def _readable_paths(own_proc: bool) -> list[str]:
-    paths = [
-        "/usr",
-        "/lib",
-        "/lib64",
-        "/lib32",
-        "/bin",
-        "/sbin",
-        "/etc",
-        "/opt",
-        "/sys/devices/system/cpu",
-        "/dev/null",
-        "/dev/zero",
-        "/dev/urandom",
-        "/dev/random",
-        "/dev/full",
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-    ]
-    paths += [p for p in sys.path if p not in ("", "/") and os.path.isdir(p)]
-    if own_proc:
-        paths.append("/proc")  # a fresh procfs that shows only the candidate's own processes
-    return _outermost(paths)
-
-
-def _outermost(paths: list[str]) -> list[str]:
-    """`paths` without those inside another one: a Landlock rule or a bind mount of a directory
-    already covers everything beneath it, so each extra one is only per-run work."""
-    unique = sorted({os.path.abspath(p) for p in paths})
-    kept: list[str] = []
-    for path in unique:
-        if not any(path.startswith(k.rstrip("/") + "/") for k in kept):
-            kept.append(path)
-    return kept
-
-
-def _child_env(home: str) -> dict[str, str]:
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": home,
-        "TMPDIR": home,
-        "LANG": "C.UTF-8",
-        **PYTHON_ENV,  # Python the candidate starts hashes as the worker does
-        "MKL_NUM_THREADS": "1",
-    }
-
-
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def _chown_tree(path: str, uid: int) -> None:
-    for root, dirs, files in os.walk(path):
-        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
-            os.chown(name, uid, uid)
-
-
-def _rmtree(path: str) -> None:
-    def fix(func: Any, p: str, _exc: Any) -> None:
-        with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(p), 0o700)
-            os.chmod(p, 0o700)
-            func(p)
-
-    shutil.rmtree(path, onerror=fix)
-
-
-class _Keep:
-    """pytest plugin that keeps the session's config for the quick runner."""
-
-    config: Any = None
-
-    def pytest_configure(self, config: Any) -> None:
-        self.config = config
-
-
-# shaped like generated tests: a failure with more code after it makes pytest tokenize the
-# source to find the statement's end (the tokenizer's regex alone costs ~4 ms to compile)
-WARM_TESTS = """
-def test_fail():
-    assert [1, 2] == [1, 3]
-
-def test_pass():
-    assert [1] == [1]
-"""
-
-
-def _warm_up() -> Any:
-    """Run pytest and the quick runner once here, a passing and a failing test, so their lazy
-    imports and caches (inspect's module-by-file map costs ~50 ms cold) are filled before the first
-    fork instead of in every child. Returns the pytest config the quick runner reuses."""
-    import pytest
-
-    keep = _Keep()
-    with tempfile.TemporaryDirectory(prefix="localcode-warm-") as d:
-        path = os.path.join(d, "test_solution.py")
-        _write(path, WARM_TESTS)
-        _write(os.path.join(d, "pytest.ini"), "[pytest]\n")
-        unused = [f"-pno:{name}" for name in harness.UNUSED_PLUGINS]
-        args = [*unused, path, "-c", os.path.join(d, "pytest.ini"), "--rootdir", d]
-        pytest.main(args, plugins=[keep, harness.Reporter()])
-        with open(os.devnull, "wb") as sink:
-            quick.run_plain(d, sink, None, None, [], keep.config)
-    for name in ("test_solution", "solution"):
-        sys.modules.pop(name, None)
-    sys.path[:] = [p for p in sys.path if p != d]
-    return keep.config
-
-
 def main() -> None:
     """Serve jobs from stdin until it closes."""
     proto = os.fdopen(os.dup(1), "w", buffering=1)
@@ -652,7 +294,7 @@ def main() -> None:
     # No PR_SET_PDEATHSIG here: it fires when the *thread* that started the worker exits (the
     # agent starts the pool from a short-lived scoring thread), which killed healthy workers.
     # The worker still ends with its parent: stdin reaches EOF and the loop below returns.
-    worker = Worker(slot, _warm_up())
+    worker = Worker(slot, warm.warm_up())
     gc.freeze()  # children skip the worker's objects when they collect: less work, fewer page copies
     plan = worker.plan
     proto.write(
@@ -671,7 +313,7 @@ def main() -> None:
     )
     for line in sys.stdin:
         try:
-            job = Job(**json.loads(line))
+            job = Job.from_wire(json.loads(line))
             reply = worker.run(job)
         except Exception as exc:  # noqa: BLE001 - the pool turns this into a SandboxError
             reply = {"worker_error": f"{type(exc).__name__}: {exc}"}

@@ -1,4 +1,4 @@
-"""`localcode bench`: the command-line adapter over the harness."""
+"""`localcode bench`: strategies side by side on HumanEval or a problem file."""
 
 from __future__ import annotations
 
@@ -10,21 +10,29 @@ from pathlib import Path
 
 from .. import models
 from ..backends import create_backend
-from ..cli import _Parser, add_backend_args, add_sandbox_args, backend_options
+from ..bench.harness import RESULTS_FILE, Progress, bench_settings, run_bench
+from ..bench.problems import Problem, load_problems, select_problems
+from ..bench.report import format_table, summarize, write_chart, write_summary
+from ..bench.results import load_results
+from ..bench.strategies import STRATEGIES
 from ..config import AgentConfig
 from ..errors import UsageError
-from .harness import RESULTS_FILE, Progress, bench_settings, run_bench
-from .problems import Problem, load_problems, select_problems
-from .report import format_table, summarize, write_chart, write_summary
-from .results import load_results
-from .strategies import STRATEGIES
+from .common import Parser, add_backend_args, add_loop_args, add_sandbox_args, agent_config
 
 SUMMARY_FILE, CHART_FILE = "summary.json", "pass_rate.png"
 
 
+LOOP_HELP = {
+    "--n-candidates": "N per round (default 4)",
+    "--max-iters": "rounds of the loops (default 3)",
+    "--seed": "base seed, the same for every strategy",
+    "--no-examples": "localcode's loop without the task's examples as trusted tests (as before 0.1.0)",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The bench flags; the backend flags are the main command's."""
-    p = _Parser(
+    p = Parser(
         prog="localcode bench",
         description="Run strategies side by side on HumanEval (or --problems FILE), judge each "
         "final answer on the hidden tests, and tabulate. Reruns resume.",
@@ -50,15 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     loop = p.add_argument_group("loop")
-    loop.add_argument("--n-candidates", type=int, default=4, help="N per round (default 4)")
-    loop.add_argument("--max-iters", type=int, default=3, help="rounds of the loops (default 3)")
-    loop.add_argument("--seed", type=int, default=0, help="base seed, the same for every strategy")
-    loop.add_argument(
-        "--no-examples",
-        dest="examples",
-        action="store_false",
-        help="localcode's loop without the task's examples as trusted tests (as before 0.1.0)",
-    )
+    add_loop_args(loop, LOOP_HELP)
     add_sandbox_args(loop)
     add_backend_args(p)
     return p
@@ -75,19 +75,16 @@ def model_label(cfg: AgentConfig) -> str:
     return re.sub(r"[^\w.-]+", "-", name).strip("-")
 
 
-def bench_main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str]) -> int:
     """Parse flags, run the harness on one shared backend, print the table, write the files."""
     args = build_parser().parse_args(argv)
-    cfg = AgentConfig(
-        **backend_options(args),
+    cfg = agent_config(
+        args,
         n_candidates=args.n_candidates,
         max_iters=args.max_iters,
         seed=args.seed,
-        timeout=args.timeout,
-        sandbox=args.sandbox,
         examples=args.examples,
     )
-    cfg.validate()
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     ids = [i.strip() for i in args.ids.split(",") if i.strip()]
     problems = select_problems(load_problems(args.problems), ids, args.limit)
