@@ -36,12 +36,13 @@ def make_tree(root: Path, n: int) -> str:
 
 def overlay_view(root: str, edited: str) -> float:
     """Seconds to build one view, in a child (its namespace and mounts go with it)."""
+    scratch = tempfile.mkdtemp(prefix="localcode-view-")
     r, w = os.pipe()
     pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        started = time.perf_counter()
-        with tempfile.TemporaryDirectory() as scratch:
+    if pid == 0:  # the child only mounts and reports; it never unwinds into the parent's code
+        try:
+            os.close(r)
+            started = time.perf_counter()
             confine.unshare(confine.CLONE_NEWNS)
             confine.keep_mounts_private()
             confine.mount_tmpfs(scratch, 64)
@@ -52,11 +53,13 @@ def overlay_view(root: str, edited: str) -> float:
             Path(upper, edited).write_text("def f0(x):\n    return x\n")
             confine.mount_overlay(root, root, upper, work)
             os.write(w, f"{time.perf_counter() - started}".encode())
-        os._exit(0)
+        finally:
+            os._exit(0)
     os.close(w)
     with os.fdopen(r) as f:
         seconds = float(f.read() or "nan")
     os.waitpid(pid, 0)
+    os.rmdir(scratch)
     return seconds
 
 

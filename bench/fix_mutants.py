@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import json
 import random
 import shutil
@@ -258,6 +259,7 @@ def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:
     cache, work = Path.home() / ".cache/localcode/bench-sdists", Path(args.work)
     backend = create_backend(AgentConfig(model=args.model))
     try:
+        drawn = []
         for pkg in PACKAGES:
             src = fetch(pkg, cache)
             mutants_file = out / f"mutants-{pkg.name}.json"
@@ -265,18 +267,20 @@ def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:
                 mutants_file.write_text(
                     json.dumps(draw(pkg, src, args.per_package, args.seed, work))
                 )
-            for m in json.loads(mutants_file.read_text()):
-                for name in args.strategies.split(","):
-                    if (m["id"], name) in done:
-                        continue
-                    row = one(pkg, src, m, name, backend, work)
-                    with results.open("a") as f:
-                        f.write(json.dumps(row) + "\n")
-                    print(
-                        f"{m['id']:<45} {name:<10} repaired={row['repaired']} broke={len(row['broke'])} "
-                        f"{row['seconds']:.1f}s",
-                        flush=True,
-                    )
+            drawn.append([(pkg, src, m) for m in json.loads(mutants_file.read_text())])
+        # round-robin over the packages, so a run stopped early still covers each of them
+        for pkg, src, m in (x for group in itertools.zip_longest(*drawn) for x in group if x):
+            for name in args.strategies.split(","):
+                if (m["id"], name) in done:
+                    continue
+                row = one(pkg, src, m, name, backend, work)
+                with results.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+                print(
+                    f"{m['id']:<45} {name:<10} repaired={row['repaired']} broke={len(row['broke'])} "
+                    f"{row['seconds']:.1f}s",
+                    flush=True,
+                )
     finally:
         backend.close()
 

@@ -24,6 +24,7 @@ from .records import EditTry, FixResult, FixRound
 from .units import Unit, apply_reply, choose, label, source
 from .workspace import Workspace
 
+MAX_REPLY_KEPT = 2000
 NOT_FOUND = 127  # the shell's status for a command it cannot find
 
 
@@ -212,6 +213,7 @@ def _try(
     files = {p: t for p, t in {**state, **changed}.items() if t != original[p]}
     if reason or not files:
         edit.reason = reason or "the reply changes nothing"
+        edit.reply = completion.text[:MAX_REPLY_KEPT]
         return edit
     edit.files = files
     return edit

@@ -22,6 +22,7 @@ class EditTry:
     all_pass: bool = False
     seconds: float = 0.0  # its test run
     tokens: int = 0
+    reply: str = ""  # the model's reply, kept when it was discarded (so one can see why)
     outcomes: dict[str, Any] = field(default_factory=dict, repr=False)  # test id -> Outcome
 
     @property
@@ -42,6 +43,7 @@ class EditTry:
             "seed": self.seed,
             "files": sorted(self.files),
             "discarded": self.reason or None,
+            "reply": self.reply or None,
             "fixed": self.fixed,
             "broken": self.broken,
             "failing": self.failing,
