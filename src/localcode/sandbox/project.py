@@ -25,24 +25,9 @@ from pathlib import Path
 
 from ..errors import SandboxError
 from .records import HASH_SEED
+from .workspace import SYSTEM_PATHS
 
 SRC_ROOT = str(Path(__file__).resolve().parents[2])  # the directory that holds `localcode`
-SYSTEM_READ = [
-    "/usr",
-    "/lib",
-    "/lib64",
-    "/lib32",
-    "/bin",
-    "/sbin",
-    "/etc",
-    "/opt",
-    "/dev/null",
-    "/dev/zero",
-    "/dev/urandom",
-    "/dev/random",
-    "/dev/full",
-    "/sys/devices/system/cpu",
-]
 CONFIG_NAMES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
 SCRATCH_MB = 512  # the tmpfs that takes the run's writes
 MAX_OUTPUT_BYTES = 256 * 1024
@@ -258,7 +243,7 @@ def _environment(python: str | None) -> dict[str, str]:
 
 def _readable(root: str, python: str | None) -> list[str]:
     prefix = python_prefix(python)
-    paths = SYSTEM_READ + [root, sys.base_prefix, sys.base_exec_prefix] + _ancestor_configs(root)
+    paths = [*SYSTEM_PATHS, root, sys.base_prefix, sys.base_exec_prefix] + _ancestor_configs(root)
     if prefix:
         paths.append(prefix)
         with contextlib.suppress(OSError):  # a venv's python links to its base interpreter

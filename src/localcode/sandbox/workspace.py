@@ -10,23 +10,28 @@ from typing import Any
 
 from .records import PYTHON_ENV
 
+# what every sandboxed process may read of the system: programs, libraries, config, a few devices
+SYSTEM_PATHS = (
+    "/usr",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/bin",
+    "/sbin",
+    "/etc",
+    "/opt",
+    "/sys/devices/system/cpu",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/urandom",
+    "/dev/random",
+    "/dev/full",
+)
+
 
 def readable_paths(own_proc: bool) -> list[str]:
     paths = [
-        "/usr",
-        "/lib",
-        "/lib64",
-        "/lib32",
-        "/bin",
-        "/sbin",
-        "/etc",
-        "/opt",
-        "/sys/devices/system/cpu",
-        "/dev/null",
-        "/dev/zero",
-        "/dev/urandom",
-        "/dev/random",
-        "/dev/full",
+        *SYSTEM_PATHS,
         sys.prefix,
         sys.base_prefix,
         sys.exec_prefix,
