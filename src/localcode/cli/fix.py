@@ -105,9 +105,10 @@ def main(argv: Sequence[str]) -> int:
         raise UsageError(f"--python {args.python}: not an executable; give the venv's bin/python.")
     ws = Workspace.open(args.project)
     files = [ws.own_file(f) for f in args.files]
-    if args.apply and ws.dirty(files):
+    dirty = ws.dirty(files) if args.apply else []
+    if dirty:
         raise UsageError(
-            f"--apply: uncommitted changes in {', '.join(ws.dirty(files))}; commit or stash "
+            f"--apply: uncommitted changes in {', '.join(dirty)}; commit or stash "
             "them first (nothing was run)."
         )
     settings = FixSettings(

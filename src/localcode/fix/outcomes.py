@@ -95,13 +95,13 @@ def failing(outcomes: Outcomes) -> list[str]:
 
 def describe(outcomes: Outcomes) -> str:
     """The failures as the model sees them: a few, each cut to its last lines."""
-    shown = []
-    for test_id in failing(outcomes)[:MAX_FAILURES_SHOWN]:
+    shown, failed = [], failing(outcomes)
+    for test_id in failed[:MAX_FAILURES_SHOWN]:
         text = outcomes[test_id].message.strip()
         if len(text) > MAX_FAILURE_CHARS:
             text = "...\n" + text[-MAX_FAILURE_CHARS:].split("\n", 1)[-1]
         shown.append(f"{test_id}:\n{text}")
-    more = len(failing(outcomes)) - len(shown)
+    more = len(failed) - len(shown)
     return "\n\n".join(shown) + (f"\n\n(and {more} more failing)" if more > 0 else "")
 
 

@@ -47,15 +47,22 @@ def is_test_file(rel: str) -> bool:
     )
 
 
+def _node(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | None:
+    tree = parse(text)
+    return _find(tree.body, qualname.split(".")) if tree is not None else None
+
+
+def _first_line(node: ast.AST) -> int:
+    """A definition's first line: its first decorator's, else its own."""
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # type: ignore[attr-defined]
+
+
 def span(text: str, qualname: str) -> tuple[int, int, str] | None:
     """First line (its decorators included), last line (1-based) and indent of `qualname`."""
-    tree = parse(text)
-    if tree is None:
-        return None
-    node = _find(tree.body, qualname.split("."))
+    node = _node(text, qualname)
     if node is None or node.end_lineno is None:
         return None
-    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    start = _first_line(node)
     line = text.splitlines()[start - 1]
     return start, node.end_lineno, line[: len(line) - len(line.lstrip())]
 
@@ -73,9 +80,9 @@ def source(text: str, unit: Unit) -> str | None:
 def label(unit: Unit, text: str) -> str:
     if unit.qualname is None:
         return f"{unit.path} (the whole file)"
-    found = span(text, unit.qualname)
-    lines = f", lines {found[0]}-{found[1]}" if found else ""
-    kind = "class" if _is_class(text, unit.qualname) else "function"
+    node = _node(text, unit.qualname)
+    lines = f", lines {_first_line(node)}-{node.end_lineno}" if node is not None else ""
+    kind = "class" if isinstance(node, ast.ClassDef) else "function"
     return f"{unit.path}: {kind} {unit.qualname}{lines}"
 
 
@@ -248,11 +255,6 @@ def _find(
     return None
 
 
-def _is_class(text: str, qualname: str) -> bool:
-    tree = parse(text)
-    return tree is not None and isinstance(_find(tree.body, qualname.split(".")), ast.ClassDef)
-
-
 def _enclosing(text: str, line: int) -> str | None:
     """The function (or method, as Cls.method) of `text` that holds `line`; a function nested in
     another counts as the outer one."""
@@ -270,8 +272,7 @@ def _enclosing(text: str, line: int) -> str | None:
 def _holds(node: ast.stmt, line: int) -> bool:
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return False
-    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    return start <= line <= (node.end_lineno or 0)
+    return _first_line(node) <= line <= (node.end_lineno or 0)
 
 
 def _index(files: list[str], texts: _Texts) -> dict[str, list[Unit]]:
@@ -409,8 +410,7 @@ def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
 
 def _node_source(code: str, node: ast.AST) -> str:
     lines = code.splitlines()
-    decorators = getattr(node, "decorator_list", [])
-    start = min([node.lineno] + [d.lineno for d in decorators])  # type: ignore[attr-defined]
+    start = _first_line(node)
     return textwrap.dedent("\n".join(lines[start - 1 : node.end_lineno])) + "\n"  # type: ignore[attr-defined]
 
 
@@ -430,15 +430,15 @@ def _keep_docstring(replacement: str, node: ast.AST, text: str, start: int, end:
     """`replacement` with the original function's docstring put back when the reply has none."""
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or _docstring(node):
         return replacement
-    original = parse(textwrap.dedent("\n".join(text.splitlines()[start - 1 : end])))
+    old_source = textwrap.dedent("\n".join(text.splitlines()[start - 1 : end]))
+    original = parse(old_source)
     old = original.body[0] if original and original.body else None
     doc = _docstring(old) if old is not None else None
     if old is None or doc is None or not node.body or node.body[0].lineno == node.lineno:
         return replacement
-    old_lines = textwrap.dedent("\n".join(text.splitlines()[start - 1 : end])).splitlines()
+    old_lines = old_source.splitlines()
     doc_lines = textwrap.dedent("\n".join(old_lines[doc.lineno - 1 : doc.end_lineno])).splitlines()
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    at = node.body[0].lineno - first
+    at = node.body[0].lineno - _first_line(node)
     body_indent = " " * (node.body[0].col_offset - node.col_offset)
     lines = replacement.splitlines()
     lines[at:at] = [body_indent + line if line.strip() else line for line in doc_lines]
