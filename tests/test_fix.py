@@ -252,6 +252,7 @@ def test_cli_reports_no_fix_as_json_and_writes_nothing(tmp_path: Path) -> None:
             "test command was not found in the sandbox: `no-such-runner`",
         ),
         (["--test-cmd", "sleep 30", "--test-timeout", "1"], "did not finish within 1 s"),
+        (["--test-cmd", "python -m pytest -q -k no_such_test"], "collected no tests"),
         (
             ["--test-cmd", "python -m pytest -q", "--files", "/etc/passwd"],
             "not a file inside the project",

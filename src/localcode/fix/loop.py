@@ -80,7 +80,7 @@ def fix(
     say(f"running `{command}` in the sandbox")
     t0 = time.monotonic()
     run, before = test({})
-    _check_baseline(command, run, before, settings)
+    _check_baseline(command, run, before, settings, pytest)
     failing0 = oc.failing(before)
     passing0 = {t for t, o in before.items() if o.passed}
     result = FixResult(command, str(ws.root), failing0, len(passing0), layers=run.layers)
@@ -136,7 +136,7 @@ def fix(
 
 
 def _check_baseline(
-    command: str, run: CommandRun, before: oc.Outcomes, settings: FixSettings
+    command: str, run: CommandRun, before: oc.Outcomes, settings: FixSettings, pytest: bool
 ) -> None:
     """The command must run, end, and fail for a reason an edit can change."""
     if run.timed_out:
@@ -150,7 +150,7 @@ def _check_baseline(
             f"The test command was not found in the sandbox: `{first}`. Install it in the project's "
             "environment, or pass that environment's interpreter with --python."
         )
-    if run.returncode == 5 and oc.is_pytest(command) and not before:
+    if run.returncode == 5 and pytest and list(before) == [oc.WHOLE_COMMAND]:
         raise UsageError(f"`{command}` collected no tests; check the paths and -k expression.")
     offline = oc.needs_network(before)
     if offline:
