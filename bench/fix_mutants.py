@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from localcode.backends import create_backend
+from localcode.backends.local import LocalOptions
 from localcode.config import AgentConfig
 from localcode.fix import FixSettings, Workspace, fix
 from localcode.fix import outcomes as oc
@@ -257,7 +258,7 @@ def main() -> int:
 def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:
     done = {(r["mutant"], r["strategy"]) for r in _rows(results)}
     cache, work = Path.home() / ".cache/localcode/bench-sdists", Path(args.work)
-    backend = create_backend(AgentConfig(model=args.model))
+    backend = create_backend(AgentConfig(options=LocalOptions(model=args.model)))
     try:
         drawn = []
         for pkg in PACKAGES:

@@ -110,3 +110,34 @@ def test_the_sandbox_worker_boots_without_the_agent() -> None:
     loaded = {m for m in out.stdout.strip("[]\n").replace("'", "").split(", ")}
     assert "localcode.sandbox.worker" in loaded
     assert not loaded & {"localcode.loop", "localcode.backends", "localcode.config"}
+
+
+def test_only_backends_name_a_backend() -> None:
+    # each backend owns its options: no module outside backends/ branches on a backend's name
+    names = {"local", "mock", "ollama", "openai", "anthropic"}
+    found = []
+    for module, (tree, _) in MODULES.items():
+        if module.startswith("localcode.backends"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare) and any(
+                isinstance(side, ast.Constant) and side.value in names
+                for side in [node.left, *node.comparators]
+            ):
+                found.append(f"{module}:{node.lineno}")
+    assert found == []
+
+
+def test_a_flag_several_backends_read_is_one_flag() -> None:
+    from localcode.backends import BACKENDS
+    from localcode.cli.common import backend_flags, flag_help
+
+    flags = backend_flags()
+    for flag, readers in flags.items():
+        same = [f for p in BACKENDS.values() for f in p.flags if f.name == flag.name]
+        assert {(f.type, f.metavar) for f in same} == {(flag.type, flag.metavar)}, flag.name
+        assert len(readers) == len(same)
+    model = next(f for f in flags if f.name == "--model")
+    assert [b for b, _ in flags[model]] == ["local", "mock", "ollama", "openai", "anthropic"]
+    timeout = next(f for f in flags if f.name == "--request-timeout")
+    assert flag_help(flags[timeout]).startswith("local/ollama/openai/anthropic: give up")

@@ -11,6 +11,7 @@ from fakes.anthropic import KEY, FakeAnthropic, error_body, message_stream
 from fakes.server import Reply, json_reply, refused_url
 
 from localcode import AgentConfig, solve
+from localcode.backends import create_backend
 from localcode.backends.anthropic import AnthropicBackend
 from localcode.backends.http import RetryPolicy
 from localcode.backends.mock import MockBackend
@@ -70,13 +71,16 @@ def test_temperature_is_clamped_to_the_api_range(server: FakeAnthropic) -> None:
 def test_missing_key_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(BackendUnavailable, match="ANTHROPIC_API_KEY"):
-        AnthropicBackend.from_config(AgentConfig(backend="anthropic"))
+        create_backend(AgentConfig(backend="anthropic"))
 
 
-def test_from_config_reads_env(monkeypatch: pytest.MonkeyPatch, server: FakeAnthropic) -> None:
+def test_options_read_the_environment(
+    monkeypatch: pytest.MonkeyPatch, server: FakeAnthropic
+) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
-    b = AnthropicBackend.from_config(AgentConfig(backend="anthropic"))
+    b = create_backend(AgentConfig(backend="anthropic"))
+    assert isinstance(b, AnthropicBackend)
     assert (b.model, b.base_url) == (MODEL, server.url)
     assert KEY not in repr(b)
     assert b.complete(MESSAGES)[0].error is None

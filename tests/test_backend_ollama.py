@@ -10,6 +10,7 @@ from fakes.ollama import FakeOllama, chat_stream, error_line
 from fakes.server import Reply, html_reply, json_reply, refused_url
 
 from localcode import AgentConfig, solve
+from localcode.backends import create_backend, provider
 from localcode.backends.http import RetryPolicy
 from localcode.backends.mock import MockBackend
 from localcode.backends.ollama import OllamaBackend, format_size, list_models
@@ -167,9 +168,11 @@ def test_list_models_with_sizes(server: FakeOllama) -> None:
         list_models(refused_url())
 
 
-def test_from_config_reads_ollama_host(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_options_read_ollama_host(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", "0.0.0.0:9999")
-    b = OllamaBackend.from_config(AgentConfig(backend="ollama", max_parallel=3))
+    options = provider("ollama").options({"max_parallel": 3})
+    b = create_backend(AgentConfig(backend="ollama", options=options))
+    assert isinstance(b, OllamaBackend)
     assert (b.url, b.model, b.max_parallel) == ("http://localhost:9999", "llama3", 3)
     b.close()
 

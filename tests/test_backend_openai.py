@@ -10,6 +10,7 @@ from fakes.openai import FakeOpenAI, error
 from fakes.server import html_reply, refused_url
 
 from localcode import AgentConfig, models, solve
+from localcode.backends import create_backend, provider
 from localcode.backends.http import RetryPolicy
 from localcode.backends.llama_server import LlamaServer, start_server
 from localcode.backends.mock import MockBackend
@@ -169,13 +170,18 @@ def test_connection_refused() -> None:
         OpenAIBackend("m", refused_url(), retry=FAST).complete(ADD, n=2)
 
 
-def test_from_config_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_options_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
-    b = OpenAIBackend.from_config(AgentConfig(backend="openai", model="m"))
+    options = provider("openai").options({"model": "m"})
+    assert options.api_key == "sk-env" and "sk-env" not in repr(options)
+    b = create_backend(AgentConfig(backend="openai", options=options))
+    assert isinstance(b, OpenAIBackend)
     assert b.base_url == "http://127.0.0.1:1/v1" and "sk-env" not in repr(b)
     monkeypatch.delenv("OPENAI_BASE_URL")
-    assert OpenAIBackend.from_config(AgentConfig()).base_url == "http://localhost:8000/v1"
+    assert provider("openai").options({"base_url": None}).base_url == "http://localhost:8000/v1"
+    flagged = provider("openai").options({"base_url": "http://127.0.0.1:2/v1"})
+    assert flagged.base_url == "http://127.0.0.1:2/v1"  # the flag over the environment
 
 
 def test_a_failing_whole_request_raises(fake: FakeOpenAI) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from localcode.backends.local import LocalOptions
 from localcode.backends.mock import MockBackend
 from localcode.bench import load_problems, run_bench
 from localcode.config import AgentConfig
@@ -232,18 +233,19 @@ def test_other_settings_refuse_to_mix_into_old_results(tmp_path: Path, problems:
     [
         ({"timeout": 9.0}, "timeout: 5.0 then 9.0"),
         ({"sandbox": "none"}, "sandbox: auto then none"),
-        ({"ctx_size": 4096}, "ctx_size: 8192 then 4096"),
+        ({"options": LocalOptions(ctx_size=4096)}, "ctx_size: 8192 then 4096"),
     ],
 )
 def test_judging_settings_refuse_to_mix(
     tmp_path: Path, problems: Path, changed: dict[str, object], diff: str
 ) -> None:
+    # the local backend's settings (its context window counts), answered by the mock
     first = load_problems(problems)[:1]
     run_bench(
-        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
+        first, ["greedy"], AgentConfig(backend="local"), MockBackend("demo"), tmp_path, model="m"
     )
     with pytest.raises(UsageError, match=diff):
-        cfg = AgentConfig(backend="mock", **changed)  # type: ignore[arg-type]
+        cfg = AgentConfig(backend="local", **changed)  # type: ignore[arg-type]
         run_bench(first, ["greedy"], cfg, MockBackend("demo"), tmp_path, model="m")
 
 
@@ -253,21 +255,34 @@ def test_results_from_before_judging_settings_were_recorded_resume(
     # A line written before timeout, sandbox and ctx_size were recorded was judged under
     # their defaults: it resumes a default run and refuses any other.
     first = load_problems(problems)[:1]
-    run_bench(
-        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
-    )
+    local = AgentConfig(backend="local")  # a backend with a context window, answered by the mock
+    run_bench(first, ["greedy"], local, MockBackend("demo"), tmp_path, model="m")
     path = tmp_path / "results.jsonl"
     (row,) = lines(path)
     for key in ("timeout", "sandbox", "ctx_size"):
         del row["settings"][key]  # type: ignore[attr-defined]
     path.write_text(json.dumps(row) + "\n")
-    again = run_bench(
-        first, ["greedy"], AgentConfig(backend="mock"), MockBackend("demo"), tmp_path, model="m"
-    )
+    again = run_bench(first, ["greedy"], local, MockBackend("demo"), tmp_path, model="m")
     assert again[0].final_code == row["final_code"] and len(lines(path)) == 1
     with pytest.raises(UsageError, match="sandbox: auto then strict"):
-        cfg = AgentConfig(backend="mock", sandbox="strict")
+        cfg = AgentConfig(backend="local", sandbox="strict")
         run_bench(first, ["greedy"], cfg, MockBackend("demo"), tmp_path, model="m")
+
+
+def test_a_backend_without_a_context_window_resumes_lines_that_recorded_one(
+    tmp_path: Path, problems: Path
+) -> None:
+    # lines written before backends owned their options recorded ctx_size for every backend
+    first = load_problems(problems)[:1]
+    mock = AgentConfig(backend="mock")
+    run_bench(first, ["greedy"], mock, MockBackend("demo"), tmp_path, model="m")
+    path = tmp_path / "results.jsonl"
+    (row,) = lines(path)
+    assert "ctx_size" not in row["settings"]  # type: ignore[operator]
+    row["settings"]["ctx_size"] = 8192  # type: ignore[index]
+    path.write_text(json.dumps(row) + "\n")
+    again = run_bench(first, ["greedy"], mock, MockBackend("demo"), tmp_path, model="m")
+    assert again[0].final_code == row["final_code"] and len(lines(path)) == 1
 
 
 # --- bad input ----------------------------------------------------------------------------

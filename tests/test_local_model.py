@@ -11,7 +11,7 @@ import pytest
 
 from localcode import AgentConfig, models, prompts, solve
 from localcode.backends.llama_server import start_server
-from localcode.backends.local import LocalBackend
+from localcode.backends.local import LocalBackend, LocalOptions
 from localcode.backends.mock import DEMO_TESTS
 from localcode.cli import DEFAULT_TASK, main
 from localcode.errors import ModelError, PromptTooLong
@@ -66,12 +66,11 @@ def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:
 
 def test_the_models_sampling_advice_reaches_the_sampler(model_file: Path) -> None:
     # a known model brings its makers' advice; an arbitrary GGUF file gets llama.cpp's defaults
-    known = LocalBackend.from_config(AgentConfig(model=SMALL, n_candidates=1, ctx_size=512))
+    one = AgentConfig(n_candidates=1)
+    known = LocalBackend.from_options(LocalOptions(model=SMALL, ctx_size=512), one)
     known.close()
     assert known.sampling == {"top_k": 20, "top_p": 0.8}
-    by_path = LocalBackend.from_config(
-        AgentConfig(model_path=str(model_file), n_candidates=1, ctx_size=512)
-    )
+    by_path = LocalBackend.from_options(LocalOptions(model_path=str(model_file), ctx_size=512), one)
     by_path.close()  # the same file given by path is still that model
     assert by_path.sampling == {"top_k": 20, "top_p": 0.8}
     b = LocalBackend(model_file, slots=2, ctx_size=1024, sampling={"top_k": 1})
@@ -135,13 +134,11 @@ def test_agent_passes_the_demo_tests_on_the_demo_task(model_file: Path) -> None:
     tests = DEMO_TESTS.strip().removeprefix("```python").removesuffix("```")
     cfg = AgentConfig(
         backend="local",
-        model=SMALL,
+        options=LocalOptions(model=SMALL, ctx_size=3072, request_timeout=900),
         n_candidates=4,
         max_iters=3,
         seed=0,
-        ctx_size=3072,
         max_tokens=320,
-        request_timeout=900,
     )
     result = solve(DEFAULT_TASK, cfg, tests=tests)
     best = result.best

@@ -15,7 +15,7 @@ PLUGIN = Path(__file__).parent / "plugins" / "localcode-echo"
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-ENTRY_POINT = 'echo = "localcode_echo:EchoBackend.from_config"'
+ENTRY_POINT = 'echo = "localcode_echo:PROVIDER"'
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +59,24 @@ def test_without_the_plugin_the_name_is_unknown(tmp_path: Path) -> None:
     done = localcode(tmp_path, "--backend", "echo")
     assert done.returncode == 2
     assert "Unknown backend 'echo'" in done.stderr
+
+
+def test_an_installed_backend_brings_its_own_flag(site: Path) -> None:
+    help_text = " ".join(localcode(site, "--help").stdout.split())
+    assert "--echo-offset ECHO_OFFSET echo: added to every sum the code returns" in help_text
+    task = "Write a function `add(a, b)` that returns the sum of a and b."
+    done = localcode(site, "--backend", "echo", "--echo-offset", "1", "--task", task, "--json")
+    assert done.returncode == 1, done.stderr  # its code now adds 1: the tests fail
+    result = json.loads(done.stdout)
+    assert result["passed"] is False and "+ 1" in result["final_code"]
+
+
+def test_a_broken_backend_package_fails_only_when_chosen(site: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(site, broken)
+    (broken / "localcode_echo.py").write_text("import no_such_module_here\n")
+    assert localcode(broken, "--backend", "mock", "-q").returncode == 0  # the others still work
+    done = localcode(broken, "--backend", "echo", "-q")
+    assert done.returncode == 2
+    assert "Backend 'echo'" in done.stderr and "failed to load" in done.stderr
+    assert "no_such_module_here" in done.stderr and "Traceback" not in done.stderr

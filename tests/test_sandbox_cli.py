@@ -99,7 +99,7 @@ def test_doctor_probes_the_openai_compatible_server_and_the_anthropic_key() -> N
     down = subprocess.run([sys.executable, "-m", "localcode", "doctor"], capture_output=True,
                           text=True, timeout=60, env=env)  # fmt: skip
     assert "openai at http://127.0.0.1:9/v1: not reachable" in down.stdout
-    assert "ANTHROPIC_API_KEY is set" in down.stdout and "sk-secret-123" not in down.stdout
+    assert "anthropic: an API key is set" in down.stdout and "sk-secret-123" not in down.stdout
 
 
 # A kernel without Landlock, for real: a seccomp filter makes its syscall fail with ENOSYS, as an

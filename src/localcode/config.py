@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-from typing import Literal, get_args
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
 from .errors import UsageError
 from .sandbox.records import ISOLATIONS, Isolation
@@ -38,17 +37,9 @@ class AgentConfig:
     greedy: bool = True  # round 0's first candidate is the temperature-0 reply
     judge: bool = True  # the model judges concrete disagreements between behaviour groups
     sandbox: Isolation = "auto"
-    # backend options
-    model: str | None = None  # model name for ollama/openai/anthropic; known model for local
-    model_path: str | None = None  # any GGUF file for the local backend
-    ollama_model: str = "llama3"
-    ollama_url: str = field(default_factory=lambda: default_ollama_url())
-    base_url: str | None = None
-    api_key: str | None = field(default=None, repr=False)  # a secret: never in repr or logs
-    ctx_size: int = 8192  # per parallel slot for the local backend
-    threads: int | None = None  # local backend; default: CPU cores
-    request_timeout: float = 300.0
-    max_parallel: int | None = None
+    # the backend's own options (a dataclass its Provider reads from flags and the
+    # environment: backends.provider); None: its defaults and the environment
+    options: Any = None
 
     def validate(self) -> None:
         """Raise UsageError with a one-line message for any bad setting."""
@@ -62,8 +53,6 @@ class AgentConfig:
             )
         if self.max_tokens < 1 or self.max_test_tokens < 1:
             raise UsageError("--max-tokens must be at least 1.")
-        if self.request_timeout <= 0:
-            raise UsageError("--request-timeout must be a positive number of seconds.")
         if self.ranking not in RANKING_NAMES:
             raise UsageError(f"--ranking must be codet or plain (got '{self.ranking}').")
         if self.temperature < 0:
@@ -74,24 +63,3 @@ class AgentConfig:
             raise UsageError(
                 f"--later-rounds must be {', '.join(LATER_ROUNDS)} (got '{self.later_rounds}')."
             )
-        if self.max_parallel is not None and self.max_parallel < 1:
-            raise UsageError("--max-parallel must be at least 1.")
-
-
-def default_ollama_url() -> str:
-    """The Ollama URL as the Ollama CLI reads OLLAMA_HOST (host, host:port or full URL)."""
-    host = os.environ.get("OLLAMA_HOST", "").strip()
-    if not host:
-        return "http://localhost:11434"
-    scheme, sep, rest = host.partition("://")
-    if not sep:
-        scheme, rest = "http", host
-    rest = rest.rstrip("/")
-    hostport = rest.split("/", 1)[0]
-    has_port = "]:" in hostport if hostport.startswith("[") else ":" in hostport  # [IPv6]:port
-    if not has_port:
-        default_port = "443" if scheme == "https" else "11434"
-        rest = rest.replace(hostport, f"{hostport or '127.0.0.1'}:{default_port}", 1)
-    if rest.startswith("0.0.0.0"):
-        rest = "localhost" + rest[len("0.0.0.0") :]
-    return f"{scheme}://{rest}"

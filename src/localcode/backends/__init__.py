@@ -1,67 +1,80 @@
-"""Model backends behind one Protocol, chosen by name from a registry.
+"""Model backends behind one Protocol, chosen by name from a registry of providers.
 
-Other packages add backends through the entry-point group `localcode.backends`: each entry
-point names a factory `(AgentConfig) -> Backend`, loaded only when that backend is chosen.
+Each backend module ends with a `Provider` (provider.py): its flags, its options, how it is
+built. Adding a backend is one module and one line in BUILTIN. Other packages add backends
+through the entry-point group `localcode.backends`: each entry point names a Provider.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from ..config import AgentConfig
 from ..errors import UsageError
-from .anthropic import AnthropicBackend
+from . import anthropic, local, mock, ollama, openai
 from .base import Backend, Completion, Message, fan_out
-from .local import LocalBackend
-from .mock import MockBackend
-from .ollama import OllamaBackend
-from .openai import OpenAIBackend
+from .provider import Flag, Provider
 
-Factory = Callable[[AgentConfig], Backend]
 ENTRY_POINT_GROUP = "localcode.backends"
 
-BUILTIN: dict[str, Factory] = {
-    "local": LocalBackend.from_config,
-    "mock": MockBackend.from_config,
-    "ollama": OllamaBackend.from_config,
-    "openai": OpenAIBackend.from_config,
-    "anthropic": AnthropicBackend.from_config,
+BUILTIN: dict[str, Provider] = {
+    p.name: p
+    for p in (local.PROVIDER, mock.PROVIDER, ollama.PROVIDER, openai.PROVIDER, anthropic.PROVIDER)
 }
 
 
-def plugin_backends() -> dict[str, Factory]:
+def plugin_backends() -> dict[str, Provider]:
     """The backends other installed packages register; a built-in name is never replaced."""
     found = entry_points(group=ENTRY_POINT_GROUP)
-    return {ep.name: _deferred(ep) for ep in found if ep.name not in BUILTIN}
+    return {ep.name: _load(ep) for ep in found if ep.name not in BUILTIN}
 
 
-def _deferred(ep: EntryPoint) -> Factory:
-    def factory(cfg: AgentConfig) -> Backend:
-        try:
-            made: Backend = ep.load()(cfg)
-        except ImportError as exc:
+def _load(ep: EntryPoint) -> Provider:
+    """The entry point's Provider; one that fails to import says so when it is chosen."""
+    try:
+        made = ep.load()
+    except Exception as exc:  # a broken plugin must not break the other backends
+        reason = f"{type(exc).__name__}: {exc}"
+
+        def broken(options: Any, cfg: AgentConfig) -> Backend:
             raise UsageError(
-                f"Backend '{ep.name}' (from {ep.value}) failed to import: {exc}. "
+                f"Backend '{ep.name}' (from {ep.value}) failed to load ({reason}). "
                 "Reinstall the package that provides it."
-            ) from exc
-        return made
+            )
 
-    return factory
+        return Provider(ep.name, broken)
+    if not isinstance(made, Provider):
+        why = f"{ep.value} is a {type(made).__name__}, not a localcode Provider"
+
+        def wrong(options: Any, cfg: AgentConfig) -> Backend:
+            raise UsageError(f"Backend '{ep.name}': {why}; update the package.")
+
+        return Provider(ep.name, wrong)
+    return made
 
 
-BACKENDS: dict[str, Factory] = {**BUILTIN, **plugin_backends()}
+BACKENDS: dict[str, Provider] = {**BUILTIN, **plugin_backends()}
+
+
+def provider(name: str) -> Provider:
+    """The registered backend called `name`, or a UsageError listing them."""
+    try:
+        return BACKENDS[name]
+    except KeyError:
+        raise UsageError(
+            f"Unknown backend '{name}'; choose one of: {', '.join(BACKENDS)}."
+        ) from None
+
+
+def options_of(cfg: AgentConfig) -> Any:
+    """The options `cfg` gives its backend: its own, or the backend's defaults and environment."""
+    return cfg.options if cfg.options is not None else provider(cfg.backend).options()
 
 
 def create_backend(cfg: AgentConfig) -> Backend:
-    """Build the backend that `cfg.backend` names."""
-    try:
-        factory = BACKENDS[cfg.backend]
-    except KeyError:
-        raise UsageError(
-            f"Unknown backend '{cfg.backend}'; choose one of: {', '.join(BACKENDS)}."
-        ) from None
-    return factory(cfg)
+    """Build the backend that `cfg.backend` names, with its options."""
+    return provider(cfg.backend).create(options_of(cfg), cfg)
 
 
 __all__ = [
@@ -70,7 +83,11 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Backend",
     "Completion",
+    "Flag",
     "Message",
+    "Provider",
     "create_backend",
     "fan_out",
+    "options_of",
+    "provider",
 ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +23,15 @@ from .http import (
     sse_events,
     transport_error,
     with_retries,
+)
+from .provider import (
+    MAX_PARALLEL,
+    REQUEST_TIMEOUT,
+    ApiOptions,
+    Flag,
+    Provider,
+    api_reader,
+    named_model,
 )
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -59,18 +67,18 @@ class AnthropicBackend:
         self._client = make_client(request_timeout, headers)
 
     @classmethod
-    def from_config(cls, cfg: AgentConfig) -> AnthropicBackend:
-        key = cfg.api_key or os.environ.get("ANTHROPIC_API_KEY")
-        if not key:
+    def from_options(cls, options: ApiOptions, cfg: AgentConfig) -> AnthropicBackend:
+        """A client of the API with the options' key; without one, BackendUnavailable."""
+        if not options.api_key:
             raise BackendUnavailable(
                 "No Anthropic API key: set ANTHROPIC_API_KEY (or pass --api-key)."
             )
         return cls(
-            key,
-            cfg.model or DEFAULT_MODEL,
-            cfg.base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL,
-            request_timeout=cfg.request_timeout,
-            max_parallel=cfg.max_parallel or DEFAULT_PARALLEL,
+            options.api_key,
+            options.model or DEFAULT_MODEL,
+            options.base_url,
+            request_timeout=options.request_timeout,
+            max_parallel=options.max_parallel,
         )
 
     def __repr__(self) -> str:  # never the key
@@ -179,3 +187,38 @@ class AnthropicBackend:
 
     def close(self) -> None:
         self._client.close()
+
+
+# --base-url over $ANTHROPIC_BASE_URL, --api-key over $ANTHROPIC_API_KEY
+read = api_reader(
+    url_variable="ANTHROPIC_BASE_URL",
+    key_variable="ANTHROPIC_API_KEY",
+    default_url=DEFAULT_BASE_URL,
+    default_parallel=DEFAULT_PARALLEL,
+)
+
+
+def doctor(options: ApiOptions) -> list[str]:
+    """Whether a key is set; no request is made, as it would be billed."""
+    if options.api_key:
+        return ["anthropic: an API key is set (not checked: a request would be billed)"]
+    return ["anthropic: no ANTHROPIC_API_KEY set"]
+
+
+PROVIDER = Provider(
+    "anthropic",
+    AnthropicBackend.from_options,
+    read,
+    (
+        Flag("--model", f"model name (default {DEFAULT_MODEL})"),
+        Flag("--base-url", f"API URL (default $ANTHROPIC_BASE_URL or {DEFAULT_BASE_URL})"),
+        Flag(
+            "--api-key",
+            "API key (default $ANTHROPIC_API_KEY, which other users cannot see in `ps`)",
+        ),
+        REQUEST_TIMEOUT,
+        MAX_PARALLEL,
+    ),
+    label=lambda options: named_model("anthropic", options.model),
+    doctor=doctor,
+)

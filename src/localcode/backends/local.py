@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,48 @@ from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 from .base import Completion, Message, fan_out
 from .http import estimate_tokens, json_body
 from .llama_server import ENGINE_REQUIREMENT, LlamaServer, start_server
+from .provider import DEFAULT_REQUEST_TIMEOUT, REQUEST_TIMEOUT, Flag, Provider, positive
+
+DEFAULT_CTX = 8192
+
+
+@dataclass(frozen=True)
+class LocalOptions:
+    """Which GGUF model to serve in this process, and how."""
+
+    model: str | None = None  # a known model's name (default models.DEFAULT_MODEL)
+    model_path: str | None = None  # any GGUF file instead
+    ctx_size: int = DEFAULT_CTX  # per parallel slot: prompt + reply
+    threads: int | None = None  # default: every core
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_parallel: int | None = None  # slots; default: the run's --n-candidates
+
+    def __post_init__(self) -> None:
+        if self.ctx_size < 256:
+            raise UsageError(f"--ctx-size must be at least 256 tokens (got {self.ctx_size}).")
+        if self.threads is not None and self.threads < 1:
+            raise UsageError(f"--threads must be at least 1 (got {self.threads}).")
+        positive(self.request_timeout, "--request-timeout", DEFAULT_REQUEST_TIMEOUT)
+        if self.max_parallel is not None:
+            positive(self.max_parallel, "--max-parallel", 1)
+
+    @classmethod
+    def read(cls, flags: Mapping[str, Any], environ: Mapping[str, str]) -> LocalOptions:
+        """From the flags; the local backend reads no environment variable."""
+        return cls(
+            model=flags.get("model"),
+            model_path=flags.get("model_path"),
+            ctx_size=flags.get("ctx_size") or DEFAULT_CTX,
+            threads=flags.get("threads"),
+            request_timeout=flags.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT,
+            max_parallel=flags.get("max_parallel"),
+        )
+
+    def label(self) -> str:
+        """The model file's stem or the known model's name."""
+        if self.model_path:
+            return Path(self.model_path).stem
+        return self.model or models.DEFAULT_MODEL
 
 
 class LocalBackend:
@@ -49,22 +92,19 @@ class LocalBackend:
         self._http = httpx.Client(base_url=self.server.root_url, timeout=request_timeout)
 
     @classmethod
-    def from_config(cls, cfg: AgentConfig) -> LocalBackend:
-        if cfg.ctx_size < 256:
-            raise UsageError(f"--ctx-size must be at least 256 tokens (got {cfg.ctx_size}).")
-        if cfg.threads is not None and cfg.threads < 1:
-            raise UsageError(f"--threads must be at least 1 (got {cfg.threads}).")
-        path = models.resolve(cfg.model, cfg.model_path)
-        if cfg.model_path:  # a known model's file brings its sampling advice wherever it lies
+    def from_options(cls, options: LocalOptions, cfg: AgentConfig) -> LocalBackend:
+        """Serve the chosen model with a slot per candidate (or --max-parallel)."""
+        path = models.resolve(options.model, options.model_path)
+        if options.model_path:  # a known model's file brings its sampling advice wherever it lies
             known = models.identify(path)
         else:
-            known = models.get_model(cfg.model or models.DEFAULT_MODEL)
+            known = models.get_model(options.model or models.DEFAULT_MODEL)
         return cls(
             path,
-            slots=cfg.max_parallel or cfg.n_candidates,
-            ctx_size=cfg.ctx_size,
-            threads=cfg.threads,
-            request_timeout=cfg.request_timeout,
+            slots=options.max_parallel or cfg.n_candidates,
+            ctx_size=options.ctx_size,
+            threads=options.threads,
+            request_timeout=options.request_timeout,
             sampling=dict(known.sampling) if known else None,
         )
 
@@ -204,3 +244,34 @@ class LocalBackend:
             f"The local llama.cpp server at {self.server.base_url} stopped answering ({exc}); "
             "run again, with fewer --n-candidates or a smaller --ctx-size if memory is short."
         )
+
+
+def doctor(options: LocalOptions) -> list[str]:
+    """The known models, which one is the default, and which are pulled."""
+    rows = ["local: llama.cpp in this process; models (* default):"]
+    for s in models.list_status():
+        star = "*" if s.model.name == models.DEFAULT_MODEL else ""
+        state = "installed" if s.installed else "not pulled (localcode models pull NAME)"
+        rows.append(f"  {s.model.name}{star}: {state} - {s.path}")
+    return rows
+
+
+PROVIDER = Provider(
+    "local",
+    LocalBackend.from_options,
+    LocalOptions.read,
+    (
+        Flag("--model", f"a known model (default {models.DEFAULT_MODEL}; see `localcode models`)"),
+        Flag("--model-path", "load this GGUF file instead of a known model", metavar="FILE"),
+        Flag("--threads", "CPU threads (default: all cores)", int),
+        Flag(
+            "--ctx-size",
+            f"context tokens per parallel slot, prompt + reply (default {DEFAULT_CTX})",
+            int,
+        ),
+        REQUEST_TIMEOUT,
+        Flag("--max-parallel", "parallel slots (default: --n-candidates)", int, "N"),
+    ),
+    label=LocalOptions.label,
+    doctor=doctor,
+)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..config import AgentConfig
 from ..errors import UsageError
 from .base import Completion, Message
+from .provider import Flag, Provider, named_model
 
 DEMO_TESTS = """```python
 def test_case_1():
@@ -86,6 +88,22 @@ class MockCall:
     max_tokens: int
 
 
+@dataclass(frozen=True)
+class MockOptions:
+    """Which script to play; `--model` names it."""
+
+    scenario: str | None = None  # default "demo"
+
+    @classmethod
+    def read(cls, flags: Mapping[str, Any], environ: Mapping[str, str]) -> MockOptions:
+        """The scenario from --model."""
+        return cls(flags.get("model"))
+
+    def label(self) -> str:
+        """`mock`, or `mock-fix` for a named scenario."""
+        return named_model("mock", self.scenario)
+
+
 class MockBackend:
     """Replies from a queue first (for tests), then from the scenario script, chosen by seed."""
 
@@ -104,8 +122,9 @@ class MockBackend:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_config(cls, cfg: AgentConfig) -> MockBackend:
-        return cls(scenario=cfg.model or "demo")
+    def from_options(cls, options: MockOptions, cfg: AgentConfig) -> MockBackend:
+        """The scripted scenario the options name."""
+        return cls(scenario=options.scenario or "demo")
 
     def enqueue(self, *replies: str | Exception) -> None:
         """Queue replies (or exceptions to raise) to be returned before the script."""
@@ -166,3 +185,13 @@ class MockBackend:
 
 def _words(messages: list[Message]) -> int:
     return sum(len(m["content"].split()) for m in messages)
+
+
+PROVIDER = Provider(
+    "mock",
+    MockBackend.from_options,
+    MockOptions.read,
+    (Flag("--model", f"scenario {'|'.join(SCENARIOS)}"),),
+    label=MockOptions.label,
+    doctor=lambda options: [f"mock: scripted replies, scenarios {', '.join(SCENARIOS)}"],
+)

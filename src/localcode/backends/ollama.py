@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
@@ -25,9 +26,68 @@ from .http import (
     transport_error,
     with_retries,
 )
+from .provider import (
+    DEFAULT_REQUEST_TIMEOUT,
+    REQUEST_TIMEOUT,
+    Flag,
+    Provider,
+    positive,
+)
 
 # Ollama decides concurrency (OLLAMA_NUM_PARALLEL) and queues the rest; --max-parallel matches it.
 DEFAULT_PARALLEL = 4
+DEFAULT_MODEL = "llama3"
+DEFAULT_CTX = 8192
+
+
+def default_url(environ: Mapping[str, str]) -> str:
+    """The Ollama URL as the Ollama CLI reads OLLAMA_HOST (host, host:port or full URL)."""
+    host = environ.get("OLLAMA_HOST", "").strip()
+    if not host:
+        return "http://localhost:11434"
+    scheme, sep, rest = host.partition("://")
+    if not sep:
+        scheme, rest = "http", host
+    rest = rest.rstrip("/")
+    hostport = rest.split("/", 1)[0]
+    has_port = "]:" in hostport if hostport.startswith("[") else ":" in hostport  # [IPv6]:port
+    if not has_port:
+        default_port = "443" if scheme == "https" else "11434"
+        rest = rest.replace(hostport, f"{hostport or '127.0.0.1'}:{default_port}", 1)
+    if rest.startswith("0.0.0.0"):
+        rest = "localhost" + rest[len("0.0.0.0") :]
+    return f"{scheme}://{rest}"
+
+
+@dataclass(frozen=True)
+class OllamaOptions:
+    """Which Ollama server, which of its models, and how hard to press it."""
+
+    model: str = DEFAULT_MODEL  # with its :tag
+    url: str = "http://localhost:11434"
+    ctx_size: int = DEFAULT_CTX  # sent as num_ctx
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_parallel: int = DEFAULT_PARALLEL
+
+    def __post_init__(self) -> None:
+        positive(self.ctx_size, "--ctx-size", DEFAULT_CTX)
+        positive(self.request_timeout, "--request-timeout", DEFAULT_REQUEST_TIMEOUT)
+        positive(self.max_parallel, "--max-parallel", DEFAULT_PARALLEL)
+
+    @classmethod
+    def read(cls, flags: Mapping[str, Any], environ: Mapping[str, str]) -> OllamaOptions:
+        """--model over --ollama-model; --ollama-url over $OLLAMA_HOST."""
+        return cls(
+            model=flags.get("model") or flags.get("ollama_model") or DEFAULT_MODEL,
+            url=flags.get("ollama_url") or default_url(environ),
+            ctx_size=flags.get("ctx_size") or DEFAULT_CTX,
+            request_timeout=flags.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT,
+            max_parallel=flags.get("max_parallel") or DEFAULT_PARALLEL,
+        )
+
+    def label(self) -> str:
+        """Ollama's name for the model, with its tag."""
+        return self.model
 
 
 @dataclass
@@ -68,13 +128,14 @@ class OllamaBackend:
         self._client = make_client(request_timeout)
 
     @classmethod
-    def from_config(cls, cfg: AgentConfig) -> OllamaBackend:
+    def from_options(cls, options: OllamaOptions, cfg: AgentConfig) -> OllamaBackend:
+        """A client of the server the options name."""
         return cls(
-            cfg.model or cfg.ollama_model,
-            cfg.ollama_url,
-            num_ctx=cfg.ctx_size,
-            request_timeout=cfg.request_timeout,
-            max_parallel=cfg.max_parallel or DEFAULT_PARALLEL,
+            options.model,
+            options.url,
+            num_ctx=options.ctx_size,
+            request_timeout=options.request_timeout,
+            max_parallel=options.max_parallel,
         )
 
     def __repr__(self) -> str:
@@ -247,3 +308,35 @@ def format_size(size: int) -> str:
 
 def _int(value: object) -> int | None:
     return value if isinstance(value, int) else None
+
+
+def doctor(options: OllamaOptions) -> list[str]:
+    """Whether the server answers, and the models it has pulled."""
+    try:
+        names = [m.name for m in list_models(options.url, timeout=2.0)]
+    except BackendError as exc:
+        return [f"ollama at {options.url}: not reachable: {exc}"]
+    listed = ": " + ", ".join(names[:8]) if names else ""
+    return [f"ollama at {options.url}: reachable, {len(names)} model(s){listed}"]
+
+
+PROVIDER = Provider(
+    "ollama",
+    OllamaBackend.from_options,
+    OllamaOptions.read,
+    (
+        Flag("--model", "the server's name for the model (overrides --ollama-model)"),
+        Flag("--ollama-model", f"model name, with :tag (default {DEFAULT_MODEL})"),
+        Flag("--ollama-url", "server URL (default $OLLAMA_HOST or http://localhost:11434)"),
+        Flag("--ctx-size", f"num_ctx (default {DEFAULT_CTX})", int),
+        REQUEST_TIMEOUT,
+        Flag(
+            "--max-parallel",
+            "requests in flight at once (default 4: match OLLAMA_NUM_PARALLEL)",
+            int,
+            "N",
+        ),
+    ),
+    label=OllamaOptions.label,
+    doctor=doctor,
+)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import httpx
 
 from ..config import AgentConfig
-from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
+from ..errors import BackendError, BackendUnavailable, LocalCodeError, PromptTooLong, UsageError
 from .base import Completion, Message
 from .http import (
     RetryPolicy,
@@ -23,6 +22,15 @@ from .http import (
     sample_each,
     transport_error,
     with_retries,
+)
+from .provider import (
+    MAX_PARALLEL,
+    REQUEST_TIMEOUT,
+    ApiOptions,
+    Flag,
+    Provider,
+    api_reader,
+    named_model,
 )
 
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
@@ -69,13 +77,14 @@ class OpenAIBackend:
         self._client = make_client(request_timeout, headers)
 
     @classmethod
-    def from_config(cls, cfg: AgentConfig) -> OpenAIBackend:
+    def from_options(cls, options: ApiOptions, cfg: AgentConfig) -> OpenAIBackend:
+        """A client of the server the options name."""
         return cls(
-            cfg.model,
-            cfg.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
-            api_key=cfg.api_key or os.environ.get("OPENAI_API_KEY") or None,
-            request_timeout=cfg.request_timeout,
-            max_parallel=cfg.max_parallel or DEFAULT_PARALLEL,
+            options.model,
+            options.base_url,
+            api_key=options.api_key,
+            request_timeout=options.request_timeout,
+            max_parallel=options.max_parallel,
         )
 
     def __repr__(self) -> str:  # never the key
@@ -239,3 +248,50 @@ class OpenAIBackend:
 
     def close(self) -> None:
         self._client.close()
+
+
+# --base-url over $OPENAI_BASE_URL, --api-key over $OPENAI_API_KEY
+read = api_reader(
+    url_variable="OPENAI_BASE_URL",
+    key_variable="OPENAI_API_KEY",
+    default_url=DEFAULT_BASE_URL,
+    default_parallel=DEFAULT_PARALLEL,
+)
+
+
+def doctor(options: ApiOptions) -> list[str]:
+    """Whether the server answers GET /models, and what it offers."""
+    server = OpenAIBackend.from_options(
+        ApiOptions(None, options.base_url, options.api_key, request_timeout=2.0), AgentConfig()
+    )
+    server.retry = RetryPolicy(1)
+    try:
+        names = server.models()
+    except LocalCodeError as exc:
+        return [f"openai at {options.base_url}: not reachable: {exc}"]
+    finally:
+        server.close()
+    listed = ": " + ", ".join(names[:8]) if names else ""
+    return [f"openai at {options.base_url}: reachable, {len(names)} model(s){listed}"]
+
+
+PROVIDER = Provider(
+    "openai",
+    OpenAIBackend.from_options,
+    read,
+    (
+        Flag("--model", "the server's name for the model (default: the one it serves)"),
+        Flag(
+            "--base-url",
+            f"server URL ending in /v1 (default $OPENAI_BASE_URL or {DEFAULT_BASE_URL})",
+        ),
+        Flag(
+            "--api-key",
+            "API key (default $OPENAI_API_KEY, which other users cannot see in `ps`); optional for local servers",
+        ),
+        REQUEST_TIMEOUT,
+        MAX_PARALLEL,
+    ),
+    label=lambda options: named_model("openai", options.model),
+    doctor=doctor,
+)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..backends import Backend
+from ..backends import Backend, options_of
 from ..config import AgentConfig
 from ..errors import BackendError, BackendUnavailable, GenerationError, UsageError
 from ..sandbox import Limits
@@ -35,7 +35,7 @@ ProgressHandler = Callable[[Progress], None]
 
 def bench_settings(cfg: AgentConfig, model: str) -> dict[str, Any]:
     """What must match for results to be compared or resumed."""
-    return {
+    settings = {
         "model": model,
         "backend": cfg.backend,
         "n_candidates": cfg.n_candidates,
@@ -45,9 +45,10 @@ def bench_settings(cfg: AgentConfig, model: str) -> dict[str, Any]:
         "max_tokens": cfg.max_tokens,
         "timeout": cfg.timeout,
         "sandbox": cfg.sandbox,
-        "ctx_size": cfg.ctx_size,
         "examples": cfg.examples,  # localcode's loop only; the prototype's never uses them
     }
+    ctx_size = getattr(options_of(cfg), "ctx_size", None)  # for backends with a window
+    return settings if ctx_size is None else {**settings, "ctx_size": ctx_size}
 
 
 def run_bench(

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import models
-from ..backends import create_backend
+from ..backends import create_backend, options_of, provider
 from ..bench.harness import RESULTS_FILE, Progress, bench_settings, run_bench
 from ..bench.problems import Problem, load_problems, select_problems
 from ..bench.report import format_table, summarize, write_chart, write_summary
@@ -66,13 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def model_label(cfg: AgentConfig) -> str:
     """A file-name-safe name of the model under test."""
-    if cfg.backend == "local":
-        name = Path(cfg.model_path).stem if cfg.model_path else cfg.model or models.DEFAULT_MODEL
-    elif cfg.backend == "ollama":
-        name = cfg.ollama_model
-    else:
-        name = f"{cfg.backend}-{cfg.model}" if cfg.model else cfg.backend
-    return re.sub(r"[^\w.-]+", "-", name).strip("-")
+    return provider(cfg.backend).label_of(options_of(cfg))
 
 
 def main(argv: Sequence[str]) -> int:

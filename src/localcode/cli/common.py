@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from ..backends import BACKENDS
-from ..config import LATER_ROUNDS, RANKING_NAMES, AgentConfig, default_ollama_url
+from ..backends import BACKENDS, Flag, provider
+from ..config import LATER_ROUNDS, RANKING_NAMES, AgentConfig
 from ..errors import UsageError
 from ..sandbox.records import ISOLATIONS
 
@@ -68,82 +68,47 @@ def add_sandbox_args(group: Group) -> None:
     )
 
 
-def add_backend_args(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
-    """The backend flags, shared by the main command and `localcode bench`."""
+def add_backend_args(p: argparse.ArgumentParser, *, choose: bool = True) -> argparse._ArgumentGroup:
+    """--backend (unless not `choose`) and every flag a registered backend reads, each once,
+    its help saying what it means to each backend that reads it."""
     back = p.add_argument_group("backend")
-    back.add_argument(
-        "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
-    )
-    back.add_argument(
-        "--model",
-        help="model name (local: a known model; ollama/openai/anthropic: the server's name for it; "
-        "mock: scenario demo|fix)",
-    )
-    back.add_argument(
-        "--model-path", metavar="FILE", help="local: load this GGUF file instead of a known model"
-    )
-    back.add_argument(
-        "--threads", type=int, default=None, help="local: CPU threads (default: all cores)"
-    )
-    back.add_argument(
-        "--ctx-size",
-        type=int,
-        default=8192,
-        help="local: context tokens per parallel slot, prompt + reply; ollama: num_ctx "
-        "(default 8192)",
-    )
-    back.add_argument("--ollama-model", default="llama3", help="Ollama model name, with :tag")
-    back.add_argument(
-        "--ollama-url",
-        default=None,
-        help="Ollama server URL (default $OLLAMA_HOST or http://localhost:11434)",
-    )
-    back.add_argument(
-        "--base-url",
-        default=None,
-        help="openai: server URL ending in /v1 (default $OPENAI_BASE_URL or "
-        "http://localhost:8000/v1); anthropic: default $ANTHROPIC_BASE_URL",
-    )
-    back.add_argument(
-        "--api-key",
-        default=None,
-        help="openai/anthropic: API key (default $OPENAI_API_KEY / $ANTHROPIC_API_KEY, which "
-        "other users cannot see in `ps`); optional for local servers",
-    )
-    back.add_argument(
-        "--request-timeout",
-        type=float,
-        default=300.0,
-        metavar="SECONDS",
-        help="ollama/openai/anthropic: give up on one request after this long (default 300)",
-    )
-    back.add_argument(
-        "--max-parallel",
-        type=int,
-        default=None,
-        metavar="N",
-        help="ollama/openai/anthropic: requests in flight at once (default 4; for Ollama, "
-        "match OLLAMA_NUM_PARALLEL)",
-    )
+    if choose:
+        back.add_argument(
+            "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
+        )
+    for flag, readers in backend_flags().items():
+        back.add_argument(
+            flag.name, type=flag.type, default=None, metavar=flag.metavar, help=flag_help(readers)
+        )
     return back
+
+
+def backend_flags() -> dict[Flag, list[tuple[str, str]]]:
+    """Each backend flag (the first backend's spelling of it) with (backend, help) of every
+    backend that reads it, in registry order."""
+    first: dict[str, Flag] = {}
+    readers: dict[str, list[tuple[str, str]]] = {}
+    for name, known in BACKENDS.items():
+        for flag in known.flags:
+            first.setdefault(flag.name, flag)
+            readers.setdefault(flag.name, []).append((name, flag.help))
+    return {first[n]: readers[n] for n in first}
+
+
+def flag_help(readers: list[tuple[str, str]]) -> str:
+    """`local: X; ollama/openai: Y`: backends that say the same are named together."""
+    said: dict[str, list[str]] = {}
+    for backend, text in readers:
+        said.setdefault(text, []).append(backend)
+    return "; ".join(f"{'/'.join(names)}: {text}" for text, names in said.items())
 
 
 def agent_config(args: argparse.Namespace, **loop: Any) -> AgentConfig:
     """AgentConfig from the backend flags and the given loop settings, validated."""
-    if args.backend not in BACKENDS:
-        raise UsageError(f"Unknown backend '{args.backend}'; choose one of: {', '.join(BACKENDS)}.")
+    chosen = provider(args.backend)
     cfg = AgentConfig(
         backend=args.backend,
-        model=args.model,
-        model_path=args.model_path,
-        threads=args.threads,
-        ctx_size=args.ctx_size,
-        ollama_model=args.ollama_model,
-        ollama_url=args.ollama_url or default_ollama_url(),
-        base_url=args.base_url,
-        api_key=args.api_key,
-        request_timeout=args.request_timeout,
-        max_parallel=args.max_parallel,
+        options=chosen.options(vars(args)),
         timeout=args.timeout,
         sandbox=args.sandbox,
         **loop,

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..config import AgentConfig, default_ollama_url
+from ..backends import provider
+from ..config import AgentConfig
 from ..errors import UsageError
 from ..loop import solve
 from ..task import read_text_file
@@ -123,7 +124,7 @@ def main(argv: Sequence[str]) -> int:
     """`localcode [flags]`: run the agent on a task."""
     args = build_parser().parse_args(argv)
     if args.list_ollama_models:
-        return list_ollama_models(args.ollama_url or default_ollama_url())
+        return list_ollama_models(provider("ollama").options(vars(args)).url)
     cfg = config_from_args(args)
     task = read_task(args)
     if args.output:
