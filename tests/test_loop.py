@@ -403,21 +403,34 @@ def test_a_test_the_consensus_crashes_on_is_not_suspect_but_fed_to_the_fix(demo_
     assert result.final_code.strip() == CORRECT.strip()  # 5 tests to their 2 each: it wins
 
 
-def test_two_programs_cannot_excuse_a_generated_test_but_fresh_samples_can(demo_task: str) -> None:
-    """Excusing a test the model wrote takes ranking.EXCUSE_VOTES agreeing programs: a pair is not enough,
-    so fresh samples are drawn; the third program they bring settles it."""
+def test_excusing_a_generated_test_takes_three_programs_and_most_of_those_sampled(
+    demo_task: str,
+) -> None:
+    """Excusing a test the model wrote takes ranking.EXCUSE_VOTES agreeing programs, and more
+    than half of the distinct programs that pass as many trusted tests; no fresh samples are
+    drawn to find them."""
     wrong_tests = DEMO_TESTS.replace("== 10", "== 20")
     user = "def test_mine():\n    assert second_largest_unique([10, 20]) == 10\n"
-    pair = [fenced(CORRECT), fenced(CORRECT_ALT), fenced(NO_DEDUPE)]
-    backend = MockBackend("demo", replies=[wrong_tests, *pair])
-    result = solve(demo_task, cfg(n_candidates=3, max_iters=1), backend=backend, tests=user)
-    assert not result.passed and result.suspect_tests == ["test_case_3"]
-    assert any("only 2 agreeing program(s) call wrong" in n for n in result.notes)
-    fresh = [fenced(CORRECT_THIRD), fenced(NO_DEDUPE), fenced(NO_DEDUPE)]
-    backend = MockBackend("demo", replies=[wrong_tests, *pair, *fresh])
-    result = solve(demo_task, cfg(n_candidates=3, max_iters=3), backend=backend, tests=user)
-    assert result.passed and [r.kind for r in result.rounds] == ["initial", "fresh"]
-    assert result.rounds[1].agree == 3 and result.notes == []
+    right = [fenced(CORRECT), fenced(CORRECT_ALT), fenced(CORRECT_THIRD)]
+
+    def run(replies: list[str], n: int) -> SolveResult:
+        backend = MockBackend("demo", replies=[wrong_tests, *replies])
+        return solve(demo_task, cfg(n_candidates=n, max_iters=3), backend=backend, tests=user)
+
+    pair = run([*right[:2], fenced(NO_DEDUPE)], 3)
+    assert not pair.passed and pair.suspect_tests == ["test_case_3"]
+    assert any("only 2 of 3 distinct program(s) call wrong" in n for n in pair.notes)
+    assert len(pair.rounds) == 1  # no vote drawn for it, though 3 rounds were allowed
+    most = run([*right, fenced(NO_DEDUPE)], 4)
+    assert most.passed and most.suspect_tests == ["test_case_3"] and most.notes == []
+    assert (most.rounds[0].agree, most.rounds[0].programs) == (3, 4)
+    # three other readings that pass the user's test too: three of six is no majority
+    smallest = "def second_largest_unique(nums):\n    return min(nums) if nums else None\n"
+    first = "def second_largest_unique(nums):\n    return nums[0] if len(nums) > 1 else None\n"
+    others = [fenced(NO_DEDUPE), fenced(smallest), fenced(first)]
+    half = run([*right, *others], 6)
+    assert not half.passed and (half.rounds[0].agree, half.rounds[0].programs) == (3, 6)
+    assert any("only 3 of 6 distinct program(s)" in n for n in half.notes)
 
 
 def test_a_candidate_cannot_replace_the_tests_helpers(demo_task: str) -> None:
@@ -459,9 +472,7 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples(
         fenced(NO_DEDUPE),
         fenced(CORRECT),
         fenced(CORRECT_ALT),
-        fenced(CORRECT),
         fenced(CORRECT_THIRD),
-        fenced(CORRECT),
     ]
     backend = MockBackend("demo", replies=replies)
     shown = io.StringIO()
@@ -475,15 +486,14 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples(
     assert "=== Round 1: generating 2 fresh candidates in parallel: others" in shown.getvalue()
     no_dedupe, correct = result.rounds[0].candidates
     assert no_dedupe.all_passed and not correct.all_passed  # both pass the task's example
-    # two programs outvote NO_DEDUPE but cannot excuse test_case_2: a third must agree
-    assert [r.kind for r in result.rounds] == ["initial", "fresh", "fresh"]
+    # the vote brings two more programs of CORRECT's reading: three of the four outvote
+    # NO_DEDUPE and excuse test_case_2
+    assert [r.kind for r in result.rounds] == ["initial", "fresh"]
     assert prompts.kind_of(backend.history[2].messages) == "code"  # fresh, not a repair
     assert result.final_code.strip() == CORRECT_THIRD.strip()  # the shortest of the three
     assert result.passed and result.suspect_tests == ["test_case_2"]
     assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
-    assert result.rounds[1].support == 3  # CORRECT twice and CORRECT_ALT
-    assert (result.rounds[1].agree, result.rounds[1].rival) == (2, 1)  # CORRECT: one voice
-    assert (result.rounds[2].agree, result.rounds[2].rival) == (3, 1)
+    assert (result.rounds[1].agree, result.rounds[1].rival, result.rounds[1].programs) == (3, 1, 4)
 
 
 def test_a_dispute_left_open_is_not_claimed_as_a_pass() -> None:

@@ -42,6 +42,8 @@ from .task import (
 N_TESTS = 5
 MAX_JUDGE_CALLS = 6  # judge replies per run, one per disputed input
 JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
+# a round's replies before they are candidates: each batch's origin, the batches, seconds taken
+Sampled = tuple[list[Origin], list[list[Completion]], float]
 
 
 @dataclass(frozen=True)
@@ -151,8 +153,7 @@ class _Run:
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
-            now = verdict(ranking, self.judged_for)
-            if now.done or now.settled:
+            if verdict(ranking, self.judged_for).final:
                 break
             kind = self._next_kind(ranking)
             rnd = self._round(len(self.rounds), kind, ranking)
@@ -194,6 +195,7 @@ class _Run:
         rnd.best_origin = best.origin if best else None
         rnd.support, rnd.suspect_tests = ranking.support, list(ranking.suspect)
         rnd.agree, rnd.rival = ranking.agree, max(ranking.rival, ranking.split)
+        rnd.programs = ranking.programs
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 
@@ -241,6 +243,7 @@ class _Run:
             len(mine),
             agree=distinct(mine),
             rival=distinct(found[0]),
+            programs=ranking.programs,
         )
 
     def _verdict(self, a: Candidate, b: Candidate) -> tuple[bool, Candidate | None]:
@@ -318,13 +321,34 @@ class _Run:
 
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
-        n = self.cfg.n_candidates
+        """Sample the round's candidates and score them."""
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         self.emit(
             Event(
                 "round", r, detail="vote" if kind == "fresh" and verdict(ranking).passes else kind
             )
         )
+        origins, batches, gen_s = self._generate(r, kind, ranking)
+        cands: list[Candidate] = []
+        for origin, replies in zip(origins, batches, strict=True):
+            for reply in replies:
+                # here, not in the sampling threads: no shared += races
+                self._count(reply, "candidates" if r == 0 else "later rounds")
+                cands.append(self._candidate(r, len(cands), origin, reply))
+        self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
+        for c in cands:
+            c.generation_s = gen_s
+        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
+        t1 = time.monotonic()
+        self._score(cands)
+        self.candidates.extend(cands)
+        scoring_s = time.monotonic() - t1
+        self.spent["sandbox"].seconds += scoring_s
+        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
+
+    def _generate(self, r: int, kind: RoundKind, ranking: Ranking) -> Sampled:
+        """The round's replies by origin, and the seconds they took."""
+        n = self.cfg.n_candidates
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
@@ -343,23 +367,7 @@ class _Run:
             batches = list(
                 pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking, j[4]), jobs)
             )
-        cands: list[Candidate] = []
-        for (origin, *_), replies in zip(jobs, batches, strict=True):
-            for reply in replies:
-                # here, not in the sampling threads: no shared += races
-                self._count(reply, "candidates" if r == 0 else "later rounds")
-                cands.append(self._candidate(r, len(cands), origin, reply))
-        gen_s = time.monotonic() - t0
-        self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
-        for c in cands:
-            c.generation_s = gen_s
-        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
-        t1 = time.monotonic()
-        self._score(cands)
-        self.candidates.extend(cands)
-        scoring_s = time.monotonic() - t1
-        self.spent["sandbox"].seconds += scoring_s
-        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
+        return [j[0] for j in jobs], batches, time.monotonic() - t0
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)

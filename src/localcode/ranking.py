@@ -44,6 +44,7 @@ class Ranking:
     agree: int = 1  # distinct programs in the winner's group
     rival: int = 0  # distinct programs in the largest other consensus set (codet only)
     split: int = 0  # ... in the largest part of the winner's set that differs on changed inputs
+    programs: int = 1  # distinct programs among all the candidates ranked
 
 
 def _trusted_passed(c: Candidate) -> tuple[int, int]:
@@ -113,6 +114,7 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
         agree=distinct(winners),
         rival=max((distinct(m) for m in others if _passed_set(m[0]) != passed), default=0),
         split=max((distinct(m) for m in parts), default=0),
+        programs=distinct(clean),
     )
 
 
@@ -203,7 +205,9 @@ def _program(c: Candidate) -> str:
     return ast.dump(tree) if tree else c.code
 
 
-EXCUSE_VOTES = 3  # distinct programs that must agree before generated tests they fail are excused
+# Generated tests the winner fails are excused (called wrong) only when at least EXCUSE_VOTES
+# distinct programs, and more than half of all those sampled, agree on it.
+EXCUSE_VOTES = 3
 
 
 @dataclass(frozen=True)
@@ -213,19 +217,29 @@ class Verdict:
     passes: bool
     doubt: str = ""  # why the pass is in doubt; empty when it is not (or when nothing passes)
     settled: bool = False  # the judge chose it and it passes every trusted test
+    # the only doubt is that too few programs excuse the generated tests it fails: more samples
+    # are not drawn for that (measured: they almost never join it, and half the passes they
+    # made claimable were wrong; docs/BENCHMARKS.md)
+    excuse_only: bool = False
 
     @property
     def done(self) -> bool:
         """A pass no rival behaviour puts in doubt: the run may stop and claim it."""
         return self.passes and not self.doubt
 
+    @property
+    def final(self) -> bool:
+        """No later round can change what is claimed: a pass, settled by the judge, or a pass
+        in doubt only for want of votes to excuse tests."""
+        return self.done or self.settled or (self.passes and self.excuse_only)
+
 
 def verdict(ranking: Ranking, judged_for: Candidate | None = None) -> Verdict:
     """Accept or doubt the ranking's best. `judged_for`: the candidate the model chose over every
     rival it was shown, if any."""
     passes = _passes(ranking)
-    doubt = _doubt(ranking, judged_for) if passes else ""
-    return Verdict(passes, doubt, _settled(ranking, judged_for))
+    doubt, excuse = _doubt(ranking, judged_for) if passes else ("", False)
+    return Verdict(passes, doubt, _settled(ranking, judged_for), excuse)
 
 
 def _passes(ranking: Ranking) -> bool:
@@ -244,9 +258,10 @@ def _passes(ranking: Ranking) -> bool:
     return best.run.error is None and all(r.passed or r.name in doubted for r in best.run.results)
 
 
-def _doubt(ranking: Ranking, judged_for: Candidate | None) -> str:
-    """Why the best's pass is in doubt; empty when it is not. Fresh samples vote until it is
-    not (or the rounds run out, and the pass is not claimed):
+def _doubt(ranking: Ranking, judged_for: Candidate | None) -> tuple[str, bool]:
+    """Why the best's pass is in doubt (empty when it is not), and whether that is only for
+    want of votes to excuse tests. A dispute is put to fresh samples, which vote until it is
+    not in doubt (or the rounds run out, and the pass is not claimed):
     - other programs pass the same trusted tests (user tests, the task's examples) but not the
       same generated ones, or pass the same tests but return other values (on the tests'
       inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
@@ -254,26 +269,27 @@ def _doubt(ranking: Ranking, judged_for: Candidate | None) -> str:
       group. Without trusted tests, programs that pass other generated tests are the
       generated tests' business; only a split of the winner's own set is a dispute.
     - the pass excuses generated tests as wrong (suspect): that takes more than the word of
-      a pair of programs (EXCUSE_VOTES)."""
+      a pair of programs (EXCUSE_VOTES), and more than half of the programs sampled. No
+      vote is drawn for this alone: the pass is reported as a best effort."""
     best = ranking.best
     if best is None:
-        return ""
+        return "", False
     if judged_for is best:  # the model chose it over every rival it was shown
-        return ""
+        return "", False
     others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
     if ranking.agree < 2 * others:
         return (
             f"{others} other program(s) that pass the same tests return different values "
             "on some inputs"
-        )
+        ), False
     if best.all_passed:
-        return ""
-    if ranking.agree < EXCUSE_VOTES:
+        return "", False
+    if ranking.agree < EXCUSE_VOTES or 2 * ranking.agree <= ranking.programs:
         return (
-            f"it fails generated tests that only {ranking.agree} agreeing program(s) "
-            f"call wrong; at least {EXCUSE_VOTES} must"
-        )
-    return ""
+            f"it fails generated tests that only {ranking.agree} of {ranking.programs} "
+            f"distinct program(s) call wrong; at least {EXCUSE_VOTES}, and more than half, must"
+        ), True
+    return "", False
 
 
 def _settled(ranking: Ranking, judged_for: Candidate | None) -> bool:

@@ -102,6 +102,7 @@ class Round:
     support: int = 0  # candidates agreeing with the best (codet ranking)
     agree: int = 0  # distinct programs among them
     rival: int = 0  # distinct programs in the largest group that behaves otherwise
+    programs: int = 0  # distinct programs sampled so far (codet ranking)
     suspect_tests: list[str] = field(default_factory=list)
     generation_s: float = 0.0
     scoring_s: float = 0.0

@@ -79,6 +79,7 @@ def _round_summary(rnd: Round) -> dict[str, Any]:
         "score": round(rnd.best_score, 3),
         "agree": rnd.agree,
         "rival": rnd.rival,
+        "programs": rnd.programs,
         "suspect": rnd.suspect_tests,
     }
 
