@@ -51,7 +51,8 @@ class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     tests, tests_ready, round, generated, scored, judged, round_done, stop. A round's detail is
     its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
-    a judged event carries its dispute."""
+    a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
+    --max-iters: more rounds would not change what can be claimed) or empty."""
 
     kind: str
     round: int = -1
@@ -164,7 +165,8 @@ class _Run:
         final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
-        done = "passed" if final.done else ""
+        early = len(self.rounds) < self.cfg.max_iters and final.final
+        done = "passed" if final.done else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
 

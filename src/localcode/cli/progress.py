@@ -2,39 +2,121 @@
 
 from __future__ import annotations
 
-from typing import TextIO
+import threading
+import time
+from typing import Any, TextIO
 
 from ..extract import test_names
 from ..loop import Event
 from ..records import SolveResult
 
+PLAIN_EVERY = 15.0  # seconds between "still waiting" lines when the stream is not a terminal
+
 
 class Progress:
-    """Prints the run's progress as the prototype did: rounds, then one line per candidate."""
+    """Prints the run's progress as the prototype did: rounds, then one line per candidate.
 
-    def __init__(self, stream: TextIO, n: int, verbose: bool = False) -> None:
+    While the run waits (for the model's tests or candidates, or for the sandbox), it shows
+    what it waits for and for how long: a live line on a terminal (rich), or a plain line every
+    PLAIN_EVERY seconds otherwise, so that a long run never looks frozen. `close()` ends it.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO,
+        n: int,
+        verbose: bool = False,
+        *,
+        live: bool | None = None,
+        plain_every: float = PLAIN_EVERY,
+    ) -> None:
         self.out, self.n, self.verbose = stream, n, verbose
+        self.live = _is_terminal(stream) if live is None else live
+        self.plain_every = plain_every
+        self._lock = threading.Lock()
+        self._waiting: tuple[str, float] | None = None  # what, since when (monotonic)
+        self._closed = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._console: Any = None
+        self._status: Any = None
+        if self.live:
+            from rich.console import Console
+
+            self._console = Console(file=stream, force_terminal=True, highlight=False)
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
-        if handler:
-            handler(ev)
+        with self._lock:
+            self._end_wait()
+            if handler:
+                handler(ev)
             self.out.flush()
+        wait = _WAITS.get(ev.kind)
+        if wait and not (ev.kind == "round" and ev.detail == "given"):
+            self._wait(wait.format(n=self.n))
+        elif ev.kind == "stop":
+            self.close()
+
+    def close(self) -> None:
+        """Stop showing what the run waits for. Safe to call twice."""
+        self._closed.set()
+        with self._lock:
+            self._end_wait()
+
+    def _end_wait(self) -> None:
+        self._waiting = None
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+    def write(self, text: str) -> None:
+        """Text above the live line (on a terminal) or straight to the stream."""
+        if self._console is not None:
+            self._console.print(text, end="", markup=False, soft_wrap=True)
+        else:
+            self.out.write(text)
+
+    def _wait(self, what: str) -> None:
+        with self._lock:
+            if self._closed.is_set():
+                return
+            self._waiting = (what, time.monotonic())
+            if self._console is not None:
+                self._status = self._console.status(what)
+                self._status.start()
+            if self._ticker is None:
+                self._ticker = threading.Thread(target=self._tick, daemon=True)
+                self._ticker.start()
+
+    def _tick(self) -> None:
+        last_line = time.monotonic()
+        while not self._closed.wait(1.0 if self.live else min(1.0, self.plain_every)):
+            with self._lock:
+                if self._waiting is None:
+                    continue
+                what, since = self._waiting
+                elapsed = time.monotonic() - since
+                if self._status is not None:
+                    self._status.update(f"{what} ({elapsed:.0f} s)")
+                elif time.monotonic() - last_line >= self.plain_every:
+                    last_line = time.monotonic()
+                    self.out.write(f"  ... {what}: {elapsed:.0f} s\n")
+                    self.out.flush()
 
     def on_examples(self, ev: Event) -> None:
         n = len(test_names(ev.detail))
-        self.out.write(f"The task shows {n} example{'s' * (n != 1)}: trusted like your own tests\n")
+        self.write(f"The task shows {n} example{'s' * (n != 1)}: trusted like your own tests\n")
         if self.verbose:
-            self.out.write(_indent(ev.detail) + "\n")
+            self.write(_indent(ev.detail) + "\n")
 
     def on_tests(self, ev: Event) -> None:
-        self.out.write("Writing tests first...\n")
+        self.write("Writing tests first...\n")
 
     def on_tests_ready(self, ev: Event) -> None:
         n = ev.detail.count("\ndef test") + ev.detail.startswith("def test")
-        self.out.write(f"  {n} tests written\n")
+        self.write(f"  {n} tests written\n")
         if self.verbose:
-            self.out.write(_indent(ev.detail) + "\n")
+            self.write(_indent(ev.detail) + "\n")
 
     def on_round(self, ev: Event) -> None:
         n, fixes = self.n, self.n - self.n // 2
@@ -47,7 +129,7 @@ class Progress:
             "fix": f"generating {n} fix candidates in parallel",
             "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
         }[ev.detail]
-        self.out.write(f"\n=== Round {ev.round}: {what} ===\n")
+        self.write(f"\n=== Round {ev.round}: {what} ===\n")
 
     def on_round_done(self, ev: Event) -> None:
         best = ev.candidate
@@ -58,16 +140,16 @@ class Progress:
                 "fix": "a fix",
                 "user": "your code",
             }[best.origin]
-            self.out.write(
+            self.write(
                 f"  best so far: round {best.round} candidate {best.index} ({how}), "
                 f"{best.run.passed}/{best.run.total}\n"
             )
         if ev.detail:
-            self.out.write(f"  suspect tests (the consensus fails them): {ev.detail}\n")
+            self.write(f"  suspect tests (the consensus fails them): {ev.detail}\n")
 
     def on_generated(self, ev: Event) -> None:
         if self.verbose:
-            self.out.write(f"  generated {ev.detail}; scoring in the sandbox...\n")
+            self.write(f"  generated {ev.detail}; scoring in the sandbox...\n")
 
     def on_scored(self, ev: Event) -> None:
         c = ev.candidate
@@ -83,23 +165,43 @@ class Progress:
             line += f", examples {c.example_run.passed}/{c.example_run.total}"
         if c.reason:
             line += f"  ({c.reason.splitlines()[0][:200]})"
-        self.out.write(line + "\n")
+        self.write(line + "\n")
         if self.verbose and run:
             for f in run.failures():
-                self.out.write(f"    {f.name}: {_indent(f.message, 6).lstrip()}\n")
+                self.write(f"    {f.name}: {_indent(f.message, 6).lstrip()}\n")
 
     def on_judged(self, ev: Event) -> None:
         assert ev.dispute is not None
-        self.out.write(f"  {ev.dispute.describe()}\n")
+        self.write(f"  {ev.dispute.describe()}\n")
 
     def on_stop(self, ev: Event) -> None:
         if ev.candidate and ev.candidate.all_passed:
-            self.out.write("All tests passed.\n")
+            self.write("All tests passed.\n")
         elif ev.detail == "passed":
-            self.out.write("All your tests passed, and every generated test not in doubt.\n")
+            self.write("All your tests passed, and every generated test not in doubt.\n")
         else:
             score = ev.candidate.score if ev.candidate else 0.0
-            self.out.write(f"Max iterations reached. Returning best attempt (score={score:.0%}).\n")
+            why = (
+                "More rounds would not change what can be claimed"
+                if ev.detail == "stopped"
+                else "Max iterations reached"
+            )
+            self.write(f"{why}. Returning best attempt (score={score:.0%}).\n")
+
+
+# what the run waits for after each event (none: it is not waiting on anything slow)
+_WAITS = {
+    "tests": "the model is writing tests",
+    "round": "the model is writing {n} candidates",
+    "generated": "scoring in the sandbox",
+}
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def print_summary(result: SolveResult, out: TextIO) -> None:

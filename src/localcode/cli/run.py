@@ -132,7 +132,11 @@ def main(argv: Sequence[str]) -> int:
     tests = read_text_file(args.tests, "Tests file") if args.tests else None
     progress = None if args.quiet else Progress(sys.stderr, cfg.n_candidates, args.verbose)
     code = read_text_file(args.code, "Code file") if args.code else None
-    result = solve(task, cfg, on_event=progress, tests=tests, code=code)
+    try:
+        result = solve(task, cfg, on_event=progress, tests=tests, code=code)
+    finally:
+        if progress is not None:
+            progress.close()
     if args.json:
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
