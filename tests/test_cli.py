@@ -192,3 +192,20 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--backend", "ollama", "--request-timeout", "0"], "--request-timeout must be a positive"),
+        (["--backend", "openai", "--max-parallel", "0"], "--max-parallel must be a positive"),
+        (["--backend", "local", "--ctx-size", "0"], "--ctx-size must be at least 256"),
+        (["--backend", "ollama", "--ctx-size", "0"], "--ctx-size must be a positive"),
+    ],
+)
+def test_a_backend_flag_of_zero_is_refused_not_replaced_by_the_default(
+    flags: list[str], message: str
+) -> None:
+    done = localcode(*flags, "-q")
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1

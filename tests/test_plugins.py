@@ -80,3 +80,13 @@ def test_a_broken_backend_package_fails_only_when_chosen(site: Path, tmp_path: P
     assert done.returncode == 2
     assert "Backend 'echo'" in done.stderr and "failed to load" in done.stderr
     assert "no_such_module_here" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_doctor_asks_an_installed_backend_and_keeps_shared_flags_to_the_one_named(
+    site: Path,
+) -> None:
+    done = localcode(site, "doctor", "--backend", "mock")
+    assert done.returncode == 0, done.stderr
+    assert "mock: scripted replies" in done.stdout and "ollama at" not in done.stdout
+    broken = localcode(site.parent / "nowhere", "doctor", "--backend", "echo")
+    assert broken.returncode == 2 and "invalid choice: 'echo'" in broken.stderr

@@ -31,12 +31,31 @@ class Diagnosis:
         return out
 
 
-def diagnose(flags: Mapping[str, Any]) -> Diagnosis:
-    """Probe the sandbox and ask every backend, with the options these flags and the
-    environment give it, what it can see (servers it would call, models it would load)."""
+def diagnose(flags: Mapping[str, Any], backend: str | None = None) -> Diagnosis:
+    """Probe the sandbox and ask each backend (or only `backend`) what it can see."""
     from .backends import BACKENDS
 
-    reports = {}
-    for name, provider in BACKENDS.items():
-        reports[name] = provider.doctor(provider.options(flags)) if provider.doctor else []
+    chosen = {backend: BACKENDS[backend]} if backend else BACKENDS
+    reports = {name: _report(name, _flags_for(name, flags, backend), BACKENDS) for name in chosen}
     return Diagnosis(sandbox_status(), reports)
+
+
+def _flags_for(name: str, flags: Mapping[str, Any], backend: str | None) -> Mapping[str, Any]:
+    """The flags a backend is checked with: all of them for the one named with --backend; for
+    the rest, only flags no other backend reads (an --api-key meant for one API must never
+    be sent to another's server)."""
+    from .backends import BACKENDS
+
+    if backend is not None:
+        return flags
+    shared = {f.dest for other, p in BACKENDS.items() if other != name for f in p.flags}
+    return {k: v for k, v in flags.items() if k not in shared}
+
+
+def _report(name: str, flags: Mapping[str, Any], backends: Mapping[str, Any]) -> list[str]:
+    """What one backend says of itself; a backend that cannot say says why, in one line."""
+    provider = backends[name]
+    try:
+        return provider.doctor(provider.options(flags)) if provider.doctor else []
+    except Exception as exc:  # a plugin's own code: one bad backend must not hide the rest
+        return [f"{name}: could not check: {exc}"]

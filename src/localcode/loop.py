@@ -49,10 +49,12 @@ Sampled = tuple[list[Origin], list[list[Completion]], float]
 @dataclass(frozen=True)
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
-    tests, tests_ready, round, generated, scored, judged, round_done, stop. A round's detail is
+    backend (it is being started), tests, tests_ready, round, generated, scored, judged,
+    round_done, stop. A round's detail is
     its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
     a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
-    --max-iters: more rounds would not change what can be claimed) or empty."""
+    --max-iters: more rounds would not change what can be claimed), "unavailable" (the backend
+    stopped answering) or empty."""
 
     kind: str
     round: int = -1
@@ -90,6 +92,8 @@ def solve(
         user_tests = import_solution(validate_user_tests(tests), start_code or "", entry)
     isolation = check_isolation(cfg.sandbox)  # `strict` refuses here, before any model call
     owned = backend is None
+    if owned and on_event is not None:
+        on_event(Event("backend"))  # loading a local model takes seconds
     model = backend or create_backend(cfg)
     try:
         examples = example_tests(parsed) if cfg.examples else None
@@ -165,8 +169,9 @@ class _Run:
         final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
-        early = len(self.rounds) < self.cfg.max_iters and final.final
-        done = "passed" if final.done else "stopped" if early else ""
+        early = len(self.rounds) < self.cfg.max_iters
+        gone = bool(self.rounds) and self._backend_gone(self.rounds[-1])
+        done = "passed" if final.done else "unavailable" if gone else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
 

@@ -43,7 +43,9 @@ def _load(ep: EntryPoint) -> Provider:
                 "Reinstall the package that provides it."
             )
 
-        return Provider(ep.name, broken)
+        return Provider(
+            ep.name, broken, doctor=lambda options: [f"{ep.name}: failed to load ({reason})"]
+        )
     if not isinstance(made, Provider):
         why = f"{ep.value} is a {type(made).__name__}, not a localcode Provider"
 
@@ -74,7 +76,15 @@ def options_of(cfg: AgentConfig) -> Any:
 
 def create_backend(cfg: AgentConfig) -> Backend:
     """Build the backend that `cfg.backend` names, with its options."""
-    return provider(cfg.backend).create(options_of(cfg), cfg)
+    chosen = provider(cfg.backend)
+    options = options_of(cfg)
+    wanted = type(chosen.options({}))
+    if not isinstance(options, wanted):
+        raise UsageError(
+            f"Backend '{cfg.backend}' takes {wanted.__name__} options, not "
+            f"{type(options).__name__}; build them with backends.provider('{cfg.backend}').options()."
+        )
+    return chosen.create(options, cfg)
 
 
 __all__ = [

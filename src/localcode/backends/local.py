@@ -16,7 +16,7 @@ from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 from .base import Completion, Message, fan_out
 from .http import estimate_tokens, json_body
 from .llama_server import ENGINE_REQUIREMENT, LlamaServer, start_server
-from .provider import DEFAULT_REQUEST_TIMEOUT, REQUEST_TIMEOUT, Flag, Provider, positive
+from .provider import DEFAULT_REQUEST_TIMEOUT, REQUEST_TIMEOUT, Flag, Provider, given, positive
 
 DEFAULT_CTX = 8192
 
@@ -47,9 +47,9 @@ class LocalOptions:
         return cls(
             model=flags.get("model"),
             model_path=flags.get("model_path"),
-            ctx_size=flags.get("ctx_size") or DEFAULT_CTX,
+            ctx_size=given(flags, "ctx_size", DEFAULT_CTX),
             threads=flags.get("threads"),
-            request_timeout=flags.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT,
+            request_timeout=given(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
             max_parallel=flags.get("max_parallel"),
         )
 

@@ -31,6 +31,7 @@ from .provider import (
     REQUEST_TIMEOUT,
     Flag,
     Provider,
+    given,
     positive,
 )
 
@@ -80,9 +81,9 @@ class OllamaOptions:
         return cls(
             model=flags.get("model") or flags.get("ollama_model") or DEFAULT_MODEL,
             url=flags.get("ollama_url") or default_url(environ),
-            ctx_size=flags.get("ctx_size") or DEFAULT_CTX,
-            request_timeout=flags.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT,
-            max_parallel=flags.get("max_parallel") or DEFAULT_PARALLEL,
+            ctx_size=given(flags, "ctx_size", DEFAULT_CTX),
+            request_timeout=given(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
+            max_parallel=given(flags, "max_parallel", DEFAULT_PARALLEL),
         )
 
     def label(self) -> str:

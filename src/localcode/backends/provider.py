@@ -84,6 +84,12 @@ DEFAULT_REQUEST_TIMEOUT = 300.0
 Number = TypeVar("Number", int, float)
 
 
+def given(flags: Mapping[str, Any], key: str, default: Any) -> Any:
+    """The flag's value, or `default` when it was not given (0 is a value, and gets checked)."""
+    value = flags.get(key)
+    return default if value is None else value
+
+
 def positive(value: Number | None, flag: str, default: Number) -> Number:
     """`value` (the default when None), or a UsageError naming `flag` when it is not above 0."""
     if value is None:
@@ -119,8 +125,8 @@ def api_reader(
             model=flags.get("model"),
             base_url=flags.get("base_url") or environ.get(url_variable) or default_url,
             api_key=flags.get("api_key") or environ.get(key_variable) or None,
-            request_timeout=flags.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT,
-            max_parallel=flags.get("max_parallel") or default_parallel,
+            request_timeout=given(flags, "request_timeout", DEFAULT_REQUEST_TIMEOUT),
+            max_parallel=given(flags, "max_parallel", default_parallel),
         )
 
     return read

@@ -77,9 +77,16 @@ def add_backend_args(p: argparse.ArgumentParser, *, choose: bool = True) -> argp
             "--backend", default="local", help=f"one of: {', '.join(BACKENDS)} (default local)"
         )
     for flag, readers in backend_flags().items():
-        back.add_argument(
-            flag.name, type=flag.type, default=None, metavar=flag.metavar, help=flag_help(readers)
-        )
+        try:
+            back.add_argument(
+                flag.name,
+                type=flag.type,
+                default=None,
+                metavar=flag.metavar,
+                help=flag_help(readers),
+            )
+        except argparse.ArgumentError:  # a plugin's flag spelled like this command's own
+            continue
     return back
 
 

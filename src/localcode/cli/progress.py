@@ -42,7 +42,7 @@ class Progress:
         if self.live:
             from rich.console import Console
 
-            self._console = Console(file=stream, force_terminal=True, highlight=False)
+            self._console = Console(file=stream, force_terminal=True, highlight=False, emoji=False)
 
     def __call__(self, ev: Event) -> None:
         handler = getattr(self, f"on_{ev.kind}", None)
@@ -89,18 +89,18 @@ class Progress:
                 self._ticker.start()
 
     def _tick(self) -> None:
-        last_line = time.monotonic()
+        shown_at: dict[float, float] = {}  # a wait (by its start) -> when its last line was
         while not self._closed.wait(1.0 if self.live else min(1.0, self.plain_every)):
             with self._lock:
                 if self._waiting is None:
                     continue
                 what, since = self._waiting
-                elapsed = time.monotonic() - since
+                now = time.monotonic()
                 if self._status is not None:
-                    self._status.update(f"{what} ({elapsed:.0f} s)")
-                elif time.monotonic() - last_line >= self.plain_every:
-                    last_line = time.monotonic()
-                    self.out.write(f"  ... {what}: {elapsed:.0f} s\n")
+                    self._status.update(f"{what} ({now - since:.0f} s)")
+                elif now - shown_at.get(since, since) >= self.plain_every:
+                    shown_at = {since: now}
+                    self.out.write(f"  ... {what}: {now - since:.0f} s\n")
                     self.out.flush()
 
     def on_examples(self, ev: Event) -> None:
@@ -181,16 +181,16 @@ class Progress:
             self.write("All your tests passed, and every generated test not in doubt.\n")
         else:
             score = ev.candidate.score if ev.candidate else 0.0
-            why = (
-                "More rounds would not change what can be claimed"
-                if ev.detail == "stopped"
-                else "Max iterations reached"
-            )
+            why = {
+                "stopped": "More rounds would not change what can be claimed",
+                "unavailable": "The backend stopped answering",
+            }.get(ev.detail, "Max iterations reached")
             self.write(f"{why}. Returning best attempt (score={score:.0%}).\n")
 
 
 # what the run waits for after each event (none: it is not waiting on anything slow)
 _WAITS = {
+    "backend": "starting the model",
     "tests": "the model is writing tests",
     "round": "the model is writing {n} candidates",
     "generated": "scoring in the sandbox",
