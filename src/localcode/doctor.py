@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .backends.provider import Provider
 from .sandbox import IsolationStatus, sandbox_status
 from .sandbox.records import covers
 
@@ -35,27 +37,18 @@ def diagnose(flags: Mapping[str, Any], backend: str | None = None) -> Diagnosis:
     """Probe the sandbox and ask each backend (or only `backend`) what it can see."""
     from .backends import BACKENDS
 
-    chosen = {backend: BACKENDS[backend]} if backend else BACKENDS
-    reports = {name: _report(name, _flags_for(name, flags, backend), BACKENDS) for name in chosen}
-    return Diagnosis(sandbox_status(), reports)
-
-
-def _flags_for(name: str, flags: Mapping[str, Any], backend: str | None) -> Mapping[str, Any]:
-    """The flags a backend is checked with: all of them for the one named with --backend; for
-    the rest, only flags no other backend reads (an --api-key meant for one API must never
-    be sent to another's server)."""
-    from .backends import BACKENDS
-
     if backend is not None:
-        return flags
-    shared = {f.dest for other, p in BACKENDS.items() if other != name for f in p.flags}
-    return {k: v for k, v in flags.items() if k not in shared}
+        return Diagnosis(sandbox_status(), {backend: _report(BACKENDS[backend], flags)})
+    # every backend at once: flags that several read are given to none (an --api-key meant
+    # for one API must never be sent to another's server)
+    readers = Counter(f.dest for p in BACKENDS.values() for f in p.flags)
+    own = {k: v for k, v in flags.items() if readers[k] < 2}
+    return Diagnosis(sandbox_status(), {name: _report(p, own) for name, p in BACKENDS.items()})
 
 
-def _report(name: str, flags: Mapping[str, Any], backends: Mapping[str, Any]) -> list[str]:
+def _report(provider: Provider, flags: Mapping[str, Any]) -> list[str]:
     """What one backend says of itself; a backend that cannot say says why, in one line."""
-    provider = backends[name]
     try:
         return provider.doctor(provider.options(flags)) if provider.doctor else []
     except Exception as exc:  # a plugin's own code: one bad backend must not hide the rest
-        return [f"{name}: could not check: {exc}"]
+        return [f"{provider.name}: could not check: {exc}"]

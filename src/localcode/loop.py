@@ -42,16 +42,13 @@ from .task import (
 N_TESTS = 5
 MAX_JUDGE_CALLS = 6  # judge replies per run, one per disputed input
 JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
-# a round's replies before they are candidates: each batch's origin, the batches, seconds taken
-Sampled = tuple[list[Origin], list[list[Completion]], float]
 
 
 @dataclass(frozen=True)
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     backend (it is being started), tests, tests_ready, round, generated, scored, judged,
-    round_done, stop. A round's detail is
-    its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
+    round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
     a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
     --max-iters: more rounds would not change what can be claimed), "unavailable" (the backend
     stopped answering) or empty."""
@@ -154,7 +151,7 @@ class _Run:
                 self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
             else:
                 self._function_probes(probe_calls(sources, entry))
-        ranking = Ranking(None, 0)
+        ranking, gone = Ranking(None, 0), False
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
@@ -165,12 +162,12 @@ class _Run:
             ranking = self._finish_round(rnd)
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
+                gone = True
                 break
         final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
         early = len(self.rounds) < self.cfg.max_iters
-        gone = bool(self.rounds) and self._backend_gone(self.rounds[-1])
         done = "passed" if final.done else "unavailable" if gone else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
@@ -328,34 +325,13 @@ class _Run:
 
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
-        """Sample the round's candidates and score them."""
+        n = self.cfg.n_candidates
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         self.emit(
             Event(
                 "round", r, detail="vote" if kind == "fresh" and verdict(ranking).passes else kind
             )
         )
-        origins, batches, gen_s = self._generate(r, kind, ranking)
-        cands: list[Candidate] = []
-        for origin, replies in zip(origins, batches, strict=True):
-            for reply in replies:
-                # here, not in the sampling threads: no shared += races
-                self._count(reply, "candidates" if r == 0 else "later rounds")
-                cands.append(self._candidate(r, len(cands), origin, reply))
-        self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
-        for c in cands:
-            c.generation_s = gen_s
-        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
-        t1 = time.monotonic()
-        self._score(cands)
-        self.candidates.extend(cands)
-        scoring_s = time.monotonic() - t1
-        self.spent["sandbox"].seconds += scoring_s
-        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
-
-    def _generate(self, r: int, kind: RoundKind, ranking: Ranking) -> Sampled:
-        """The round's replies by origin, and the seconds they took."""
-        n = self.cfg.n_candidates
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
@@ -374,7 +350,23 @@ class _Run:
             batches = list(
                 pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking, j[4]), jobs)
             )
-        return [j[0] for j in jobs], batches, time.monotonic() - t0
+        cands: list[Candidate] = []
+        for (origin, *_), replies in zip(jobs, batches, strict=True):
+            for reply in replies:
+                # here, not in the sampling threads: no shared += races
+                self._count(reply, "candidates" if r == 0 else "later rounds")
+                cands.append(self._candidate(r, len(cands), origin, reply))
+        gen_s = time.monotonic() - t0
+        self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
+        for c in cands:
+            c.generation_s = gen_s
+        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
+        t1 = time.monotonic()
+        self._score(cands)
+        self.candidates.extend(cands)
+        scoring_s = time.monotonic() - t1
+        self.spent["sandbox"].seconds += scoring_s
+        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)

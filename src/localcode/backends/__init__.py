@@ -77,14 +77,16 @@ def options_of(cfg: AgentConfig) -> Any:
 def create_backend(cfg: AgentConfig) -> Backend:
     """Build the backend that `cfg.backend` names, with its options."""
     chosen = provider(cfg.backend)
-    options = options_of(cfg)
+    if cfg.options is None:
+        return chosen.create(chosen.options(), cfg)
     wanted = type(chosen.options({}))
-    if not isinstance(options, wanted):
+    if not isinstance(cfg.options, wanted):
         raise UsageError(
             f"Backend '{cfg.backend}' takes {wanted.__name__} options, not "
-            f"{type(options).__name__}; build them with backends.provider('{cfg.backend}').options()."
+            f"{type(cfg.options).__name__}; build them with "
+            f"backends.provider('{cfg.backend}').options()."
         )
-    return chosen.create(options, cfg)
+    return chosen.create(cfg.options, cfg)
 
 
 __all__ = [

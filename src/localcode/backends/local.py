@@ -37,9 +37,9 @@ class LocalOptions:
             raise UsageError(f"--ctx-size must be at least 256 tokens (got {self.ctx_size}).")
         if self.threads is not None and self.threads < 1:
             raise UsageError(f"--threads must be at least 1 (got {self.threads}).")
-        positive(self.request_timeout, "--request-timeout", DEFAULT_REQUEST_TIMEOUT)
+        positive(self.request_timeout, "--request-timeout")
         if self.max_parallel is not None:
-            positive(self.max_parallel, "--max-parallel", 1)
+            positive(self.max_parallel, "--max-parallel")
 
     @classmethod
     def read(cls, flags: Mapping[str, Any], environ: Mapping[str, str]) -> LocalOptions:

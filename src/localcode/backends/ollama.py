@@ -71,9 +71,9 @@ class OllamaOptions:
     max_parallel: int = DEFAULT_PARALLEL
 
     def __post_init__(self) -> None:
-        positive(self.ctx_size, "--ctx-size", DEFAULT_CTX)
-        positive(self.request_timeout, "--request-timeout", DEFAULT_REQUEST_TIMEOUT)
-        positive(self.max_parallel, "--max-parallel", DEFAULT_PARALLEL)
+        positive(self.ctx_size, "--ctx-size")
+        positive(self.request_timeout, "--request-timeout")
+        positive(self.max_parallel, "--max-parallel")
 
     @classmethod
     def read(cls, flags: Mapping[str, Any], environ: Mapping[str, str]) -> OllamaOptions:

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
@@ -81,22 +81,16 @@ MAX_PARALLEL = Flag("--max-parallel", "requests in flight at once (default 4)", 
 DEFAULT_REQUEST_TIMEOUT = 300.0
 
 
-Number = TypeVar("Number", int, float)
-
-
 def given(flags: Mapping[str, Any], key: str, default: Any) -> Any:
     """The flag's value, or `default` when it was not given (0 is a value, and gets checked)."""
     value = flags.get(key)
     return default if value is None else value
 
 
-def positive(value: Number | None, flag: str, default: Number) -> Number:
-    """`value` (the default when None), or a UsageError naming `flag` when it is not above 0."""
-    if value is None:
-        return default
+def positive(value: float, flag: str) -> None:
+    """A UsageError naming `flag` when `value` is not above 0."""
     if not value > 0:
         raise UsageError(f"{flag} must be a positive number (got {value}).")
-    return value
 
 
 @dataclass(frozen=True)
@@ -110,8 +104,8 @@ class ApiOptions:
     max_parallel: int = 4
 
     def __post_init__(self) -> None:
-        positive(self.request_timeout, "--request-timeout", DEFAULT_REQUEST_TIMEOUT)
-        positive(self.max_parallel, "--max-parallel", 1)
+        positive(self.request_timeout, "--request-timeout")
+        positive(self.max_parallel, "--max-parallel")
 
 
 def api_reader(
