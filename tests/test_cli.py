@@ -37,12 +37,20 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
 
 
 def test_fix_scenario_shows_each_kind_of_later_round() -> None:
-    proc = localcode("--backend", "mock", "--model", "fix")  # a task alone: fresh samples
+    # a task alone: fresh samples; the scenario's reference is wrong, so the pass is not claimed
+    proc = localcode("--backend", "mock", "--model", "fix")
+    assert proc.returncode == 1
+    assert "the brute-force reference r0c1 returns 20 for second_largest_unique([10, 20])" in (
+        proc.stdout
+    )
+    proc = localcode("--backend", "mock", "--model", "fix", "--no-reference")
     assert proc.returncode == 0
     assert "=== Round 1: generating 4 fresh candidates in parallel ===" in proc.stderr
     assert "best so far: round 1 candidate 0 (a fresh sample), 5/5" in proc.stderr
     assert "=== Rounds used: 2 ===" in proc.stdout
-    proc = localcode("--backend", "mock", "--model", "fix", "--later-rounds", "mixed")
+    proc = localcode(
+        "--backend", "mock", "--model", "fix", "--later-rounds", "mixed", "--no-reference"
+    )
     assert proc.returncode == 0
     assert (
         "=== Round 1: generating 2 fix candidates and 2 fresh ones in parallel ===" in proc.stderr

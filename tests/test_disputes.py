@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from localcode import AgentConfig, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
 from localcode.disputes import differing_inputs, judge
@@ -33,7 +35,9 @@ def misread(*answers: str) -> MockBackend:
 
 
 def config(**kw: object) -> AgentConfig:
-    return AgentConfig(backend="mock", n_candidates=4, max_iters=1, greedy=False, **kw)  # type: ignore[arg-type]
+    return AgentConfig(
+        backend="mock", n_candidates=4, max_iters=1, greedy=False, reference=False, **kw
+    )  # type: ignore[arg-type]
 
 
 def test_the_judge_overturns_a_shared_misreading_and_the_pass_is_not_claimed() -> None:
@@ -124,12 +128,16 @@ def test_round_0_leads_with_the_greedy_reply() -> None:
     cfg = AgentConfig(backend="mock", n_candidates=4, max_iters=1, judge=False)
     result = solve("Write `second_largest_unique(nums)`.", cfg, backend=backend)
     origins = [c.origin for c in result.rounds[0].candidates]
-    assert origins == ["greedy", "sample", "sample", "sample"]
+    assert origins == ["greedy", "reference", "sample", "sample"]
     code_calls = [c for c in backend.history if prompts.kind_of(c.messages) == "code"]
     # requested side by side: in either order
-    assert sorted((c.n, c.temperature) for c in code_calls) == [(1, 0.0), (3, cfg.temperature)]
+    assert sorted((c.n, c.temperature) for c in code_calls) == [(1, 0.0), (2, cfg.temperature)]
+    brute = [c for c in backend.history if prompts.kind_of(c.messages) == "reference"]
+    assert [(c.n, c.temperature) for c in brute] == [(1, 0.0)]
     seeds = [c.seed for c in result.rounds[0].candidates]
     assert len(set(seeds)) == 4
+    two = solve(TASK, replace(cfg, n_candidates=2), backend=MockBackend("demo"))
+    assert [c.origin for c in two.rounds[0].candidates] == ["greedy", "sample"]  # N < 3: none
 
 
 def test_the_result_says_where_the_time_and_tokens_went() -> None:

@@ -26,6 +26,7 @@ from localcode.errors import (
     TaskError,
     UsageError,
 )
+from localcode.loop import Event
 from localcode.task import import_solution
 
 WRONG_ALL = "```python\ndef second_largest_unique(nums):\n    return 42\n```"
@@ -38,7 +39,9 @@ def fenced(code: str) -> str:
 def cfg(**kw: Any) -> AgentConfig:
     """The loop's rounds and ranking alone: the greedy reply and the judge have their own tests
     (tests/test_disputes.py), and each adds model calls that these scripts do not expect."""
-    return AgentConfig(backend="mock", **{"greedy": False, "judge": False, **kw})
+    return AgentConfig(
+        backend="mock", **{"greedy": False, "judge": False, "reference": False, **kw}
+    )
 
 
 def scores(result: SolveResult) -> list[list[str]]:
@@ -141,10 +144,26 @@ def test_stops_at_the_first_full_pass(demo_task: str, mock: MockBackend) -> None
 
 def test_max_iters_bounds_the_rounds(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[DEMO_TESTS])
-    backend.enqueue(*[WRONG_ALL] * 12)
+    # each round changes the best (0/5, then 4/5), and none passes
+    backend.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 4, *[fenced(WRONG_INDEX)] * 12)
     result = solve(demo_task, cfg(max_iters=3, later_rounds="fix"), backend=backend)
     assert result.rounds_used == 3 and not result.passed
     assert len(backend.history) == 4
+    assert not any("stopped after round" in n for n in result.notes)
+
+
+def test_a_round_that_changes_nothing_ends_the_run(demo_task: str) -> None:
+    backend = MockBackend("demo", replies=[DEMO_TESTS])
+    backend.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 4, *[fenced(NO_DEDUPE)] * 12)
+    events: list[Event] = []
+    result = solve(
+        demo_task, cfg(max_iters=5, later_rounds="fix"), backend=backend, on_event=events.append
+    )
+    # round 1 lifted the best from 0/5 to 4/5; round 2 drew the same behaviour again
+    assert result.rounds_used == 3 and not result.passed and result.score == 0.8
+    assert len(backend.history) == 4
+    assert "stopped after round 2: it changed neither the best's behaviour" in result.notes[-1]
+    assert events[-1].kind == "stop" and events[-1].detail == "stopped"
 
 
 def test_each_round_samples_n_with_distinct_seeds_and_the_same_prompt(demo_task: str) -> None:

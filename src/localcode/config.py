@@ -36,6 +36,9 @@ class AgentConfig:
     examples: bool = True  # the task's own examples (`>>> f(2)` / `f(2) == 4`) as trusted tests
     greedy: bool = True  # round 0's first candidate is the temperature-0 reply
     judge: bool = True  # the model judges concrete disagreements between behaviour groups
+    # one of round 0's candidates is a brute-force reference (at N >= 3): a second reading of
+    # the task, which a pass must not contradict to be claimed
+    reference: bool = True
     sandbox: Isolation = "auto"
     # the backend's own options (a dataclass its Provider reads from flags and the
     # environment: backends.provider); None: its defaults and the environment

@@ -62,6 +62,31 @@ def groups(pool: Sequence[Candidate], leader: Candidate) -> list[list[Candidate]
     return [first, *rest]
 
 
+def challengers(found: list[list[Candidate]]) -> list[list[Candidate]]:
+    """The groups the leader (in found[0]) meets: the strongest others, and the brute-force
+    reference's group wherever it stands (a second reading of the task, not one more vote)."""
+    chosen = found[1 : 1 + MAX_CHALLENGERS]
+    for group in found[1 + MAX_CHALLENGERS :]:
+        if any(c.origin == "reference" for c in group):
+            chosen.append(group)
+    return chosen
+
+
+def contradictions(a: Candidate, b: Candidate, calls: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The differing inputs on which the two really disagree: both return different values,
+    or one raises on an input the tests themselves use (a changed input one side rejects may
+    be outside what the task allows)."""
+    return [
+        (call, x, y)
+        for call, x, y in differing_inputs(a, b, calls)
+        if not (x.startswith("raises ") or y.startswith("raises ")) or call in _own(calls)
+    ]
+
+
+def _own(calls: dict[str, str]) -> set[str]:
+    return {call for name, call in calls.items() if name.startswith("test_probe_")}
+
+
 def differing_inputs(
     a: Candidate, b: Candidate, calls: dict[str, str]
 ) -> list[tuple[str, str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import disputes, prompts
 from .backends import Backend, Completion, Message, create_backend
@@ -158,11 +158,22 @@ class _Run:
             if verdict(ranking, self.judged_for).final:
                 break
             kind = self._next_kind(ranking)
+            before = _answer(ranking)
             rnd = self._round(len(self.rounds), kind, ranking)
             ranking = self._finish_round(rnd)
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
                 gone = True
+                break
+            first = 1 if self.rounds[0].kind == "given" else 0  # the first sampled round
+            if rnd.index > first and _answer(ranking) == before:
+                # the next round's prompt is the same as this one's: it would most likely
+                # change nothing either (docs/METHOD.md, "Rounds that pay for themselves")
+                if len(self.rounds) < self.cfg.max_iters:
+                    self.notes.append(
+                        f"stopped after round {rnd.index}: it changed neither the best's "
+                        "behaviour nor its score, so another round would most likely not either"
+                    )
                 break
         final = verdict(ranking, self.judged_for)
         if final.doubt:
@@ -223,14 +234,16 @@ class _Run:
         judge them by (they differ only where one raises on a changed input) is no dispute."""
         self.judged_for = None
         best = ranking.best
-        if best is None or not self.cfg.judge or not self.calls:
+        if best is None or not self.calls:
             return ranking
         pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
         if best not in pool:
             return ranking
+        if not self.cfg.judge:
+            return replace(ranking, dissent=self._dissent(best, pool))
         found = disputes.groups(pool, best)
         leader, mine, won, undecided = best, found[0], 0, 0
-        for group in found[1 : 1 + disputes.MAX_CHALLENGERS]:
+        for group in disputes.challengers(found):
             rival = min(group, key=order)
             judged, verdict = self._verdict(leader, rival)
             if verdict is rival:
@@ -240,22 +253,42 @@ class _Run:
             elif judged:
                 undecided += 1
         self.judged_for = leader if won and not undecided else None
+        dissent = self._dissent(leader, pool)
         if leader is best:
-            return ranking
+            return replace(ranking, dissent=dissent)
         return Ranking(
             leader,
             len(mine),
             agree=distinct(mine),
             rival=distinct(found[0]),
             programs=ranking.programs,
+            dissent=dissent,
         )
 
-    def _verdict(self, a: Candidate, b: Candidate) -> tuple[bool, Candidate | None]:
+    def _dissent(self, leader: Candidate, pool: list[Candidate]) -> str:
+        """Where the brute-force reference returns another value than the leader, on an input
+        the judge did not decide for the leader: why the leader's pass is not claimed."""
+        for ref in (c for c in pool if c.origin == "reference"):
+            if disputes.signature(ref) == disputes.signature(leader):
+                continue
+            _, chosen = self._verdict(leader, ref, ask=False)
+            if chosen is leader:
+                continue
+            for call, mine, theirs in disputes.contradictions(leader, ref, self.calls):
+                return (
+                    f"the brute-force reference {ref.label} returns {theirs} for {call}, "
+                    f"where {leader.label} returns {mine}"
+                )
+        return ""
+
+    def _verdict(
+        self, a: Candidate, b: Candidate, *, ask: bool = True
+    ) -> tuple[bool, Candidate | None]:
         """Whether the pair was put to the judge, and which of the two it chose (None:
-        undecided), remembered by their behaviours."""
+        undecided), remembered by their behaviours. `ask=False` only looks the verdict up."""
         key = frozenset({disputes.signature(a), disputes.signature(b)})
         if key not in self.verdicts:
-            if self.judge_calls >= MAX_JUDGE_CALLS:
+            if not ask or self.judge_calls >= MAX_JUDGE_CALLS:
                 return True, None
             found, winner = disputes.settle(self.task.text, a, b, self.calls, self._ask)
             if not found:
@@ -339,6 +372,11 @@ class _Run:
         code = prompts.code_prompt(self.task.text, self.task.entry_point)
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
+            seed, n = seed + 1, n - 1
+        if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3:
+            # a second reading, written another way: brute force, however slow (ALGO)
+            brute = prompts.reference_prompt(self.task.text, self.task.entry_point)
+            jobs.append(("reference", 1, seed, brute, 0.0))
             seed, n = seed + 1, n - 1
         if n_fix:
             assert ranking.best is not None
@@ -502,6 +540,16 @@ class _Run:
 
 
 _NO_INPUT = object()  # a pair that differs on no input the judge can be asked about
+
+
+def _answer(ranking: Ranking) -> object:
+    """What a round could change: the best's behaviour (its code, without probes), its score
+    and the trusted tests it passes."""
+    best = ranking.best
+    if best is None:
+        return None
+    behaves = disputes.signature(best) or best.code
+    return behaves, best.score, tuple(r.passed for r in best.trusted_runs)
 
 
 def feedback(

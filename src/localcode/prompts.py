@@ -12,6 +12,11 @@ CODE_SYSTEM = (
     "You are an expert Python programmer. Reply with the complete solution in one ```python "
     "block: imports and every function it needs. No tests, no examples, no explanations."
 )
+REFERENCE_SYSTEM = (
+    "You write reference implementations: the simplest Python code that is obviously correct, "
+    "however slow. Reply with the complete code in one ```python block. No tests, no "
+    "explanations."
+)
 FIX_SYSTEM = (
     "You are an expert Python programmer fixing code that fails its tests. Reply with the "
     "complete corrected code in one ```python block. Do not change or repeat the tests."
@@ -49,6 +54,18 @@ def code_prompt(task: str, entry_point: str | None) -> list[Message]:
     name = f" The function must be named `{entry_point}`." if entry_point else ""
     user = f"Task:\n{task.strip()}\n\nWrite the Python code.{name}"
     return [{"role": "system", "content": CODE_SYSTEM}, {"role": "user", "content": user}]
+
+
+def reference_prompt(task: str, entry_point: str | None) -> list[Message]:
+    """Ask for a brute-force reference: a second voice that reads the task another way
+    (ALGO's oracle, arXiv 2305.14591)."""
+    name = f" The function must be named `{entry_point}`." if entry_point else ""
+    user = (
+        f"Task:\n{task.strip()}\n\nWrite the simplest Python code that does exactly what the "
+        "task says, following its words literally, step by step. Prefer brute force (try every "
+        f"possibility, build every item and sort) to any clever algorithm; speed does not matter.{name}"
+    )
+    return [{"role": "system", "content": REFERENCE_SYSTEM}, {"role": "user", "content": user}]
 
 
 def fix_prompt(task: str, entry_point: str | None, code: str, feedback: str) -> list[Message]:
@@ -90,11 +107,13 @@ def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
 
 
 def kind_of(messages: list[Message]) -> str:
-    """Which prompt this is: "tests", "code", "fix", "edit" or "judge" (used by the mock backend)."""
+    """Which prompt this is: "tests", "code", "reference", "fix", "edit" or "judge" (used by the
+    mock backend)."""
     system = messages[0]["content"] if messages else ""
     kinds = {
         TESTS_SYSTEM: "tests",
         CODE_SYSTEM: "code",
+        REFERENCE_SYSTEM: "reference",
         FIX_SYSTEM: "fix",
         EDIT_SYSTEM: "edit",
         JUDGE_SYSTEM: "judge",

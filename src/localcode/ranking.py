@@ -45,6 +45,9 @@ class Ranking:
     rival: int = 0  # distinct programs in the largest other consensus set (codet only)
     split: int = 0  # ... in the largest part of the winner's set that differs on changed inputs
     programs: int = 1  # distinct programs among all the candidates ranked
+    # where the brute-force reference contradicts the best and the judge did not side with the
+    # best (loop._settle): a pass it contradicts is not claimed
+    dissent: str = ""
 
 
 def _trusted_passed(c: Candidate) -> tuple[int, int]:
@@ -58,9 +61,10 @@ def _passed_set(c: Candidate) -> frozenset[str]:
     return frozenset(r.name for r in c.run.results if r.passed)
 
 
-def order(c: Candidate) -> tuple[int, int]:
-    """Shorter code first, then earlier."""
-    return (len(c.code), position(c))
+def order(c: Candidate) -> tuple[bool, int, int]:
+    """Within a group that behaves alike: not the brute-force reference (it may be too slow
+    for large inputs), then shorter code, then earlier."""
+    return (c.origin == "reference", len(c.code), position(c))
 
 
 def position(c: Candidate) -> int:
@@ -217,10 +221,11 @@ class Verdict:
     passes: bool
     doubt: str = ""  # why the pass is in doubt; empty when it is not (or when nothing passes)
     settled: bool = False  # the judge chose it and it passes every trusted test
-    # the only doubt is that too few programs excuse the generated tests it fails: more samples
-    # are not drawn for that (measured: they almost never join it, and half the passes they
-    # made claimable were wrong; docs/BENCHMARKS.md)
-    excuse_only: bool = False
+    # the doubt is one that more samples cannot lift, so none are drawn for it: too few
+    # programs excuse the generated tests it fails (measured: fresh samples almost never join
+    # it, and half the passes they made claimable were wrong; docs/BENCHMARKS.md), or the
+    # brute-force reference contradicts it (the reference does not change with more samples)
+    votes_cannot_help: bool = False
 
     @property
     def done(self) -> bool:
@@ -231,7 +236,7 @@ class Verdict:
     def final(self) -> bool:
         """No later round can change what is claimed: a pass, settled by the judge, or a pass
         in doubt only for want of votes to excuse tests."""
-        return self.done or self.settled or (self.passes and self.excuse_only)
+        return self.done or self.settled or (self.passes and self.votes_cannot_help)
 
 
 def verdict(ranking: Ranking, judged_for: Candidate | None = None) -> Verdict:
@@ -259,9 +264,11 @@ def _passes(ranking: Ranking) -> bool:
 
 
 def _doubt(ranking: Ranking, judged_for: Candidate | None) -> tuple[str, bool]:
-    """Why the best's pass is in doubt (empty when it is not), and whether that is only for
-    want of votes to excuse tests. A dispute is put to fresh samples, which vote until it is
-    not in doubt (or the rounds run out, and the pass is not claimed):
+    """Why the best's pass is in doubt (empty when it is not), and whether more samples
+    cannot lift that doubt. The brute-force reference returns another value on an input the
+    judge did not decide for the best: not claimed, and no vote is drawn (the reference stays
+    what it is). A dispute is put to fresh samples, which vote until it is not in doubt (or the
+    rounds run out, and the pass is not claimed):
     - other programs pass the same trusted tests (user tests, the task's examples) but not the
       same generated ones, or pass the same tests but return other values (on the tests'
       inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
@@ -274,6 +281,8 @@ def _doubt(ranking: Ranking, judged_for: Candidate | None) -> tuple[str, bool]:
     best = ranking.best
     if best is None:
         return "", False
+    if ranking.dissent:
+        return ranking.dissent, True
     if judged_for is best:  # the model chose it over every rival it was shown
         return "", False
     others = max(ranking.rival if best.trusted_runs else 0, ranking.split)
@@ -299,6 +308,7 @@ def _settled(ranking: Ranking, judged_for: Candidate | None) -> bool:
     trusted = best.trusted_runs if best else []
     return (
         best is not None
+        and not ranking.dissent
         and judged_for is best
         and bool(trusted)
         and all(r.all_passed for r in trusted)

@@ -60,12 +60,29 @@ NO_GUARD = """def second_largest_unique(nums):
     return uniq[1]  # still crashes on fewer than 2 unique values
 """
 
-# scenario -> prompt kind -> replies chosen by seed % len
+BRUTE = """def second_largest_unique(nums):
+    uniq = []
+    for x in nums:
+        if x not in uniq:
+            uniq.append(x)
+    if len(uniq) < 2:
+        return None
+    return sorted(uniq)[-2]
+"""
+
+# scenario -> prompt kind -> replies chosen by seed % len; a kind not listed gets "code"'s
 SCENARIOS: dict[str, dict[str, list[str]]] = {
     # round 0 scores 4/5, 5/5, 3/5, 5/5 and the loop stops: the prototype's demo
-    "demo": {"code": [NO_DEDUPE, CORRECT, WRONG_INDEX, CORRECT_ALT], "fix": [CORRECT, NO_GUARD]},
+    # (the brute-force reference, seed 1 after the greedy reply, agrees with the winners)
+    "demo": {
+        "code": [NO_DEDUPE, CORRECT, WRONG_INDEX, CORRECT_ALT],
+        "reference": [BRUTE],
+        "fix": [CORRECT, NO_GUARD],
+    },
     # round 0 (seeds 0-3 at N=4) has no full pass; round 1 finds one: its fixes (seed 4), or
-    # its fresh samples (seed 4 too, under --later-rounds fresh)
+    # its fresh samples (seed 4 too, under --later-rounds fresh). The reference is wrong
+    # (WRONG_INDEX, seed 1): it contradicts round 1's pass, which is then not claimed
+    # (--no-reference claims it)
     "fix": {
         "code": [NO_DEDUPE, WRONG_INDEX, NO_GUARD, NO_DEDUPE, CORRECT],
         "fix": [CORRECT, NO_GUARD],
@@ -176,7 +193,8 @@ class MockBackend:
             return "I can't tell."
         if kind == "edit":  # a project edit needs the project: tests queue their replies
             return "I can't see the bug."
-        replies = SCENARIOS[self.scenario][kind]
+        script = SCENARIOS[self.scenario]
+        replies = script.get(kind) or script["code"]  # a reference is code too
         return _fenced(replies[seed % len(replies)])
 
     def close(self) -> None:

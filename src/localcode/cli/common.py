@@ -36,6 +36,7 @@ _LOOP_FLAGS: dict[str, dict[str, Any]] = {
     "--no-examples": {"dest": "examples", "action": "store_false"},
     "--no-greedy": {"dest": "greedy", "action": "store_false"},
     "--no-judge": {"dest": "judge", "action": "store_false"},
+    "--no-reference": {"dest": "reference", "action": "store_false"},
     "--max-tokens": {"type": int},
 }
 LOOP_FLAGS = tuple(_LOOP_FLAGS)

@@ -45,6 +45,8 @@ LOOP_HELP = {
     "--no-examples": "don't hold candidates to the examples the task shows (`>>> f(2)`, `f(2) == 4`)",
     "--no-greedy": "round 0 samples every candidate; by default its first is the temperature-0 reply",
     "--no-judge": "don't ask the model which result is right where candidates disagree on an input",
+    "--no-reference": "round 0 asks for no brute-force reference program (by default one of N "
+    "at N >= 3; a pass it contradicts is not claimed)",
     "--max-tokens": "max tokens per generated reply (default 1024)",
 }
 
@@ -102,6 +104,7 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         examples=args.examples,
         greedy=args.greedy,
         judge=args.judge,
+        reference=args.reference,
     )
 
 
