@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from localcode import AgentConfig, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
-from localcode.disputes import differing_inputs, judge
+from localcode.disputes import contradictions, differing_inputs, judge
 from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
 from localcode.records import Candidate
 
@@ -123,6 +123,31 @@ def test_differing_inputs_come_from_real_probe_runs_smallest_first() -> None:
     assert all(x != y for _, x, y in found)
 
 
+def test_a_reference_contradicts_on_values_and_on_the_tests_own_inputs_only() -> None:
+    calls = ["f(3)", "f(1)"]
+    changed = mutant_calls(calls)
+    probes, mutants = probe_tests(calls, "f"), probe_tests(changed, "f", MUTANT_PREFIX)
+    assert probes and mutants and "f(4)" in changed
+    names = {f"test_probe_{i}": c for i, c in enumerate(calls, 1)}
+    names |= {f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)}
+
+    def run(body: str, origin: str = "sample") -> Candidate:
+        c = Candidate(0, 0, origin, code=f"def f(n):\n    {body}\n")  # type: ignore[arg-type]
+        c.probe_run = sandbox.run_tests(c.code, probes, sandbox.Limits())
+        c.mutant_run = sandbox.run_tests(c.code, mutants, sandbox.Limits())
+        return c
+
+    leader = run("return n * 10")
+    # raises only on f(4), a changed input the task may not allow: no contradiction
+    assert contradictions(leader, run("assert n != 4\n    return n * 10", "reference"), names) == []
+    # another value on a changed input: a contradiction
+    found = contradictions(leader, run("return n * 10 if n != 4 else 0", "reference"), names)
+    assert found == [("f(4)", "40", "0")]
+    # raises on an input the tests themselves use: a contradiction
+    fussy = run("assert n != 1\n    return n * 10", "reference")
+    assert [call for call, _, _ in contradictions(leader, fussy, names)] == ["f(1)"]
+
+
 def test_round_0_leads_with_the_greedy_reply() -> None:
     backend = MockBackend("demo")
     cfg = AgentConfig(backend="mock", n_candidates=4, max_iters=1, judge=False)
@@ -200,3 +225,53 @@ def test_a_changed_input_one_side_raises_on_is_judged_but_not_one_both_raise_on(
     )
     assert differing_inputs(a, b, names) == [("f([3, 3])", "3", "raises IndexError")]
     assert differing_inputs(b, c, names) == []  # IndexError against KeyError: outside the task
+
+
+class ByKind(MockBackend):
+    """Replies by prompt kind, the same whatever order parallel requests arrive in: code by
+    seed, the brute-force reference, and the judge's answers in turn."""
+
+    def __init__(self, code: list[str], reference: str, answers: list[str]) -> None:
+        super().__init__("demo")
+        self.code, self.reference, self.answers = code, reference, list(answers)
+
+    def _scripted(self, kind: str, seed: int) -> str:
+        if kind == "tests":
+            return PERIMETER_TESTS
+        if kind == "reference":
+            return fenced(self.reference)
+        if kind == "judge":
+            return self.answers.pop(0) if self.answers else "I can't tell."
+        return fenced(self.code[seed % len(self.code)])
+
+
+def with_reference(reference: str, *answers: str) -> tuple[AgentConfig, ByKind]:
+    """Three distinct programs and their tests agree on the perimeter; the reference says
+    `reference`; the judge answers `answers`."""
+    return replace(config(), reference=True), ByKind(PERIMETERS, reference, list(answers))
+
+
+def test_a_reference_that_contradicts_a_unanimous_pass_blocks_the_claim() -> None:
+    cfg, backend = with_reference(RIGHT, "I can't tell.")
+    result = solve(TASK, cfg, backend=backend)
+    origins = sorted(c.origin for c in result.rounds[0].candidates)
+    assert origins == ["reference", "sample", "sample", "sample"]
+    assert result.best is not None and result.best.origin == "sample"  # three votes, no verdict
+    assert result.best.all_passed and not result.passed  # it passes every test, yet no claim
+    note = next(n for n in result.notes if n.startswith("not claimed"))
+    assert "the brute-force reference r0c0 returns 1 for area(1, 1)" in note
+    assert result.rounds_used == 1  # more votes cannot change what the reference says
+
+
+def test_a_verdict_for_the_leader_over_the_reference_keeps_the_claim() -> None:
+    cfg, backend = with_reference(RIGHT, "4")  # the judge reads the task as the perimeter
+    result = solve(TASK, cfg, backend=backend)
+    assert result.passed and result.disputes[0].winner == result.best.label  # type: ignore[union-attr]
+    assert "r0c0" in result.disputes[0].outputs  # the reference's group was the one met
+
+
+def test_a_reference_that_agrees_leaves_the_claim_alone() -> None:
+    cfg, backend = with_reference("(w + h) + (w + h)")
+    result = solve(TASK, cfg, backend=backend)
+    assert result.passed and result.disputes == []
+    assert result.best is not None and result.best.origin == "sample"  # preferred over it
