@@ -164,6 +164,10 @@ def test_a_round_that_changes_nothing_ends_the_run(demo_task: str) -> None:
     assert len(backend.history) == 4
     assert "stopped after round 2: it changed neither the best's behaviour" in result.notes[-1]
     assert events[-1].kind == "stop" and events[-1].detail == "stopped"
+    again = MockBackend("demo", replies=[DEMO_TESTS])
+    again.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 16)
+    every = cfg(max_iters=5, later_rounds="fix", stop_unchanged=False)
+    assert solve(demo_task, every, backend=again).rounds_used == 5  # --all-rounds
 
 
 def test_each_round_samples_n_with_distinct_seeds_and_the_same_prompt(demo_task: str) -> None:

@@ -39,6 +39,8 @@ class AgentConfig:
     # one of round 0's candidates is a brute-force reference (at N >= 3): a second reading of
     # the task, which a pass must not contradict to be claimed
     reference: bool = True
+    # a later round that changes neither the best's behaviour nor its score ends the run
+    stop_unchanged: bool = True
     sandbox: Isolation = "auto"
     # the backend's own options (a dataclass its Provider reads from flags and the
     # environment: backends.provider); None: its defaults and the environment

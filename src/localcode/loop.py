@@ -166,7 +166,7 @@ class _Run:
                 gone = True
                 break
             first = 1 if self.rounds[0].kind == "given" else 0  # the first sampled round
-            if rnd.index > first and _answer(ranking) == before:
+            if self.cfg.stop_unchanged and rnd.index > first and _answer(ranking) == before:
                 # the next round's prompt is the same as this one's: it would most likely
                 # change nothing either (docs/METHOD.md, "Rounds that pay for themselves")
                 if len(self.rounds) < self.cfg.max_iters:

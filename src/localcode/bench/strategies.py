@@ -84,7 +84,8 @@ def _round_summary(rnd: Round) -> dict[str, Any]:
     }
 
 
-_PROTOTYPE = {"greedy": False, "judge": False}  # every candidate sampled, nothing judged
+# every candidate sampled, nothing judged, no reference, every round drawn: as the prototype
+_PROTOTYPE = {"greedy": False, "judge": False, "reference": False, "stop_unchanged": False}
 
 
 def best_of_n(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:

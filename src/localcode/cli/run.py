@@ -47,6 +47,8 @@ LOOP_HELP = {
     "--no-judge": "don't ask the model which result is right where candidates disagree on an input",
     "--no-reference": "round 0 asks for no brute-force reference program (by default one of N "
     "at N >= 3; a pass it contradicts is not claimed)",
+    "--all-rounds": "draw rounds up to --max-iters while nothing passes, even after a round "
+    "that changed neither the best's behaviour nor its score (which ends the run by default)",
     "--max-tokens": "max tokens per generated reply (default 1024)",
 }
 
@@ -105,6 +107,7 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         greedy=args.greedy,
         judge=args.judge,
         reference=args.reference,
+        stop_unchanged=args.stop_unchanged,
     )
 
 
