@@ -164,6 +164,13 @@ def test_a_round_that_changes_nothing_ends_the_run(demo_task: str) -> None:
     assert len(backend.history) == 4
     assert "stopped after round 2: it changed neither the best's behaviour" in result.notes[-1]
     assert events[-1].kind == "stop" and events[-1].detail == "stopped"
+    # a best that fails the task's own example is known to be wrong: rounds go on
+    shown = demo_task + "\nassert second_largest_unique([1, 2, 3, 4]) == 3"
+    wrong = MockBackend("demo", replies=[DEMO_TESTS])
+    wrong.enqueue(*[fenced(WRONG_INDEX)] * 20)
+    failing = solve(shown, cfg(max_iters=4, later_rounds="fix"), backend=wrong)
+    assert failing.rounds_used == 4 and failing.best is not None
+    assert failing.best.example_run is not None and not failing.best.example_run.all_passed
     again = MockBackend("demo", replies=[DEMO_TESTS])
     again.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 16)
     every = cfg(max_iters=5, later_rounds="fix", stop_unchanged=False)

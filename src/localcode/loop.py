@@ -165,10 +165,7 @@ class _Run:
                 self.notes.append("stopped early: the backend became unavailable")
                 gone = True
                 break
-            first = 1 if self.rounds[0].kind == "given" else 0  # the first sampled round
-            if self.cfg.stop_unchanged and rnd.index > first and _answer(ranking) == before:
-                # the next round's prompt is the same as this one's: it would most likely
-                # change nothing either (docs/METHOD.md, "Rounds that pay for themselves")
+            if self._stale(rnd, ranking, before):
                 if len(self.rounds) < self.cfg.max_iters:
                     self.notes.append(
                         f"stopped after round {rnd.index}: it changed neither the best's "
@@ -182,6 +179,21 @@ class _Run:
         done = "passed" if final.done else "unavailable" if gone else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
+
+    def _stale(self, rnd: Round, ranking: Ranking, before: object) -> bool:
+        """A later round left the best as it was, and the best passes every trusted test: the
+        next round's prompt would be the same, so it would most likely change nothing either
+        (docs/METHOD.md, "Rounds that pay for themselves"). A best that fails your tests or
+        the task's examples is known to be wrong: rounds go on."""
+        first = 1 if self.rounds[0].kind == "given" else 0  # the first sampled round
+        best = ranking.best
+        return (
+            self.cfg.stop_unchanged
+            and rnd.index > first
+            and best is not None
+            and all(r.all_passed for r in best.trusted_runs)
+            and _answer(ranking) == before
+        )
 
     def _function_probes(self, calls: list[str]) -> None:
         """Probes on the tests' calls of the function, and on those calls changed a little."""
