@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 from localcode import AgentConfig, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
+from localcode.cli import Progress
 from localcode.disputes import contradictions, differing_inputs, judge
 from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
 from localcode.records import Candidate
@@ -275,3 +277,15 @@ def test_a_reference_that_agrees_leaves_the_claim_alone() -> None:
     result = solve(TASK, cfg, backend=backend)
     assert result.passed and result.disputes == []
     assert result.best is not None and result.best.origin == "sample"  # preferred over it
+
+
+def test_a_reference_the_judge_sides_with_wins_and_the_progress_names_it() -> None:
+    cfg, backend = with_reference(RIGHT, "1", "6")  # the judge reads the task right, twice
+    shown = io.StringIO()
+    progress = Progress(shown, 4, live=False)
+    result = solve(TASK, cfg, backend=backend, on_event=progress)
+    progress.close()
+    assert result.best is not None and result.best.origin == "reference"
+    assert "w * h" in result.best.code and not result.passed  # it fails the wrong tests
+    text = shown.getvalue()
+    assert "(brute-force reference)" in text and "(the brute-force reference)" in text

@@ -136,6 +136,7 @@ class Progress:
         if best and best.run:
             how = {
                 "greedy": "the greedy reply",
+                "reference": "the brute-force reference",
                 "sample": "a fresh sample",
                 "fix": "a fix",
                 "user": "your code",
@@ -157,7 +158,7 @@ class Progress:
         run = c.run
         name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
         name = "given code" if c.origin == "user" else name
-        name += " (greedy)" if c.origin == "greedy" else ""
+        name += {"greedy": " (greedy)", "reference": " (brute-force reference)"}.get(c.origin, "")
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
         if c.user_run:
             line += f", your tests {c.user_run.passed}/{c.user_run.total}"
