@@ -27,7 +27,7 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
     lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip().startswith("candidate")]
     assert lines == [
         "candidate 0 (greedy): 4/5 passing",
-        "candidate 1: 5/5 passing",
+        "candidate 1 (brute-force reference): 5/5 passing",
         "candidate 2: 3/5 passing",
         "candidate 3: 5/5 passing",
     ]

@@ -8,7 +8,7 @@ from dataclasses import replace
 from localcode import AgentConfig, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
 from localcode.cli import Progress
-from localcode.disputes import contradictions, differing_inputs, judge
+from localcode.disputes import challengers, contradictions, differing_inputs, judge
 from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
 from localcode.records import Candidate
 
@@ -250,7 +250,8 @@ class ByKind(MockBackend):
 def with_reference(reference: str, *answers: str) -> tuple[AgentConfig, ByKind]:
     """Three distinct programs and their tests agree on the perimeter; the reference says
     `reference`; the judge answers `answers`."""
-    return replace(config(), reference=True), ByKind(PERIMETERS, reference, list(answers))
+    cfg = replace(config(), reference=True, max_iters=3)
+    return cfg, ByKind(PERIMETERS, reference, list(answers))
 
 
 def test_a_reference_that_contradicts_a_unanimous_pass_blocks_the_claim() -> None:
@@ -273,10 +274,28 @@ def test_a_verdict_for_the_leader_over_the_reference_keeps_the_claim() -> None:
 
 
 def test_a_reference_that_agrees_leaves_the_claim_alone() -> None:
-    cfg, backend = with_reference("(w + h) + (w + h)")
+    cfg, backend = with_reference("h*2+w*2")  # the shortest program of the group
     result = solve(TASK, cfg, backend=backend)
     assert result.passed and result.disputes == []
     assert result.best is not None and result.best.origin == "sample"  # preferred over it
+    assert len(result.best.code) > len(
+        next(c for c in result.rounds[0].candidates if c.origin == "reference").code
+    )
+
+
+def test_without_the_judge_a_contradicting_reference_still_blocks_the_claim() -> None:
+    cfg, backend = with_reference(RIGHT)
+    result = solve(TASK, replace(cfg, judge=False), backend=backend)
+    assert result.best is not None and result.best.all_passed and not result.passed
+    assert result.disputes == [] and any("brute-force reference" in n for n in result.notes)
+
+
+def test_the_reference_is_met_first_even_when_it_ranks_below_the_strongest_challengers() -> None:
+    a, b, c = (Candidate(0, i, "sample", code=f"x = {i}") for i in range(3))
+    ref = Candidate(0, 3, "reference", code="x = 3")
+    found = [[a], [b], [c], [ref]]
+    assert challengers(found) == [[ref], [b], [c]]
+    assert challengers([[a], [b], [c], [Candidate(0, 4, "sample")]]) == [[b], [c]]
 
 
 def test_a_reference_the_judge_sides_with_wins_and_the_progress_names_it() -> None:

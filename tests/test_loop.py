@@ -144,7 +144,7 @@ def test_stops_at_the_first_full_pass(demo_task: str, mock: MockBackend) -> None
 
 def test_max_iters_bounds_the_rounds(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[DEMO_TESTS])
-    # each round changes the best (0/5, then 4/5), and none passes
+    # round 1 changes the best (0/5, then 4/5); round 2 does not, but it is the last
     backend.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 4, *[fenced(WRONG_INDEX)] * 12)
     result = solve(demo_task, cfg(max_iters=3, later_rounds="fix"), backend=backend)
     assert result.rounds_used == 3 and not result.passed
@@ -524,6 +524,23 @@ def test_a_full_pass_that_others_dispute_is_put_to_a_vote_of_fresh_samples(
     assert result.passed and result.suspect_tests == ["test_case_2"]
     assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
     assert (result.rounds[1].agree, result.rounds[1].rival, result.rounds[1].programs) == (3, 1, 4)
+
+
+def test_a_vote_that_settles_nothing_yet_is_followed_by_another(demo_task: str) -> None:
+    """Votes have their own rule: a vote round that leaves the best as it was does not end the
+    run as a round that changed nothing would, and a vote that wins adds no such note."""
+    tests = (
+        "def test_case_1():\n    assert second_largest_unique([1, 2, 3, 4]) == 3\n\n"
+        "def test_case_2():\n    assert second_largest_unique([10, 20]) == 10\n"
+    )
+    same_again = [fenced(NO_DEDUPE), fenced(CORRECT)] * 2  # round 1 changes nothing
+    replies = [tests, *same_again, fenced(CORRECT_ALT), fenced(CORRECT_THIRD)]
+    backend = MockBackend("demo", replies=replies)
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=backend)
+    assert [r.kind for r in result.rounds] == ["initial", "fresh", "fresh"]
+    assert (result.rounds[1].agree, result.rounds[1].rival) == (1, 1)
+    assert result.passed and result.rounds[2].agree == 3
+    assert not any("stopped after round" in n for n in result.notes)
 
 
 def test_a_dispute_left_open_is_not_claimed_as_a_pass() -> None:

@@ -63,24 +63,24 @@ def groups(pool: Sequence[Candidate], leader: Candidate) -> list[list[Candidate]
 
 
 def challengers(found: list[list[Candidate]]) -> list[list[Candidate]]:
-    """The groups the leader (in found[0]) meets: the strongest others, and the brute-force
-    reference's group wherever it stands (a second reading of the task, not one more vote)."""
-    chosen = found[1 : 1 + MAX_CHALLENGERS]
-    for group in found[1 + MAX_CHALLENGERS :]:
-        if any(c.origin == "reference" for c in group):
-            chosen.append(group)
-    return chosen
+    """The groups the leader (in found[0]) meets: the brute-force reference's group first,
+    wherever it stands (a second reading of the task, not one more vote, and met before the
+    judge's budget runs out), then the strongest others."""
+    ref = [g for g in found[1:] if any(c.origin == "reference" for c in g)]
+    return ref + [g for g in found[1 : 1 + MAX_CHALLENGERS] if g not in ref]
 
 
 def contradictions(a: Candidate, b: Candidate, calls: dict[str, str]) -> list[tuple[str, str, str]]:
     """The differing inputs on which the two really disagree: both return different values,
-    or one raises on an input the tests themselves use (a changed input one side rejects may
-    be outside what the task allows)."""
-    return [
-        (call, x, y)
-        for call, x, y in differing_inputs(a, b, calls)
-        if not (x.startswith("raises ") or y.startswith("raises ")) or call in _own(calls)
-    ]
+    or one raises on an input the tests themselves use and the other returns a value (a
+    changed input one side rejects may be outside what the task allows)."""
+    own = _own(calls)
+    found = []
+    for call, x, y in differing_inputs(a, b, calls):
+        raised = x.startswith("raises ") + y.startswith("raises ")
+        if raised == 0 or (raised == 1 and call in own):
+            found.append((call, x, y))
+    return found
 
 
 def _own(calls: dict[str, str]) -> set[str]:

@@ -21,6 +21,7 @@ from .examples import example_tests
 from .extract import extract_code, extract_tests
 from .probes import (
     MUTANT_PREFIX,
+    behaviour,
     mutant_calls,
     probe_calls,
     probe_tests,
@@ -191,6 +192,7 @@ class _Run:
             self.cfg.stop_unchanged
             and rnd.index > first
             and best is not None
+            and not verdict(ranking).passes  # a disputed pass has its own rule: votes
             and all(r.all_passed for r in best.trusted_runs)
             and _answer(ranking) == before
         )
@@ -281,6 +283,8 @@ class _Run:
         """Where the brute-force reference returns another value than the leader, on an input
         the judge did not decide for the leader: why the leader's pass is not claimed."""
         for ref in (c for c in pool if c.origin == "reference"):
+            if behaviour(ref.probe_run) is None:  # its probes did not run: no behaviour to judge
+                continue
             if disputes.signature(ref) == disputes.signature(leader):
                 continue
             _, chosen = self._verdict(leader, ref, ask=False)
@@ -385,7 +389,7 @@ class _Run:
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
             seed, n = seed + 1, n - 1
-        if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3:
+        if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3 and self.probes:
             # a second reading, written another way: brute force, however slow (ALGO)
             brute = prompts.reference_prompt(self.task.text, self.task.entry_point)
             jobs.append(("reference", 1, seed, brute, 0.0))

@@ -235,7 +235,8 @@ class Verdict:
     @property
     def final(self) -> bool:
         """No later round can change what is claimed: a pass, settled by the judge, or a pass
-        in doubt only for want of votes to excuse tests."""
+        in doubt for a reason votes cannot lift (too few programs to excuse tests, or the
+        brute-force reference contradicts it)."""
         return self.done or self.settled or (self.passes and self.votes_cannot_help)
 
 

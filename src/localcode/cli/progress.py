@@ -176,8 +176,10 @@ class Progress:
         self.write(f"  {ev.dispute.describe()}\n")
 
     def on_stop(self, ev: Event) -> None:
-        if ev.candidate and ev.candidate.all_passed:
+        if ev.candidate and ev.candidate.all_passed and ev.detail == "passed":
             self.write("All tests passed.\n")
+        elif ev.candidate and ev.candidate.all_passed:
+            self.write("All tests passed, but the pass is in doubt (see the note below).\n")
         elif ev.detail == "passed":
             self.write("All your tests passed, and every generated test not in doubt.\n")
         else:
