@@ -64,16 +64,25 @@ class LlamaServer:
         return f"<LlamaServer {self.base_url} {self.model_path.name} slots={self.slots} {state}>"
 
 
+# llama.cpp's speculative decoders that need no draft model (bench/speculative.py measures them)
+SPECULATIVE = ("ngram_simple", "ngram_map_k", "ngram_mod", "ngram_cache")
+
+
 def start_server(
     model_path: str | os.PathLike[str],
     *,
     slots: int = 1,
     ctx_per_slot: int = 8192,
     threads: int | None = None,
+    speculative: str | None = None,
 ) -> LlamaServer:
-    """Load a GGUF model and serve it on 127.0.0.1 at a free port with `slots` parallel slots."""
+    """Load a GGUF model and serve it on 127.0.0.1 at a free port with `slots` parallel slots.
+    `speculative` names one of llama.cpp's draft-free speculative decoders (SPECULATIVE, e.g.
+    "ngram_simple": drafts from n-grams already in the prompt and the reply)."""
     if slots < 1 or ctx_per_slot < 1:
         raise ValueError("slots and ctx_per_slot must be at least 1")
+    if speculative is not None and speculative not in SPECULATIVE:
+        raise ValueError(f"speculative must be one of {', '.join(SPECULATIVE)}")
     path = Path(model_path)
     xllamacpp = _import_engine()
     n_threads = threads or usable_cpus()
@@ -86,6 +95,9 @@ def start_server(
     params.cpuparams.n_threads = n_threads
     params.cpuparams_batch.n_threads = n_threads
     params.verbosity = -1  # the engine's log goes nowhere; errors come back over HTTP
+    if speculative is not None:
+        kind = f"COMMON_SPECULATIVE_TYPE_{speculative.upper()}"
+        params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
     try:
         server = xllamacpp.Server(params)
     except RuntimeError as exc:
