@@ -59,10 +59,14 @@ def test_the_judge_overturns_a_shared_misreading_and_the_pass_is_not_claimed() -
     assert "area(1, 1)" in text and "w * h" not in text and "4" not in text.split("`")[-1]
 
 
-def test_one_verdict_against_the_leader_is_not_enough_to_overturn_it() -> None:
+def test_one_verdict_against_the_leader_is_not_enough_to_overturn_it_or_to_claim() -> None:
     result = solve(TASK, config(), backend=misread("1", "I don't know"))
     assert result.best is not None and "w * h" not in result.best.code
     assert [d.winner is not None for d in result.disputes] == [True, False]
+    # it keeps its place, but a claim must have lost no judged disagreement
+    assert result.best.all_passed and not result.passed
+    note = next(n for n in result.notes if n.startswith("not claimed"))
+    assert "the model judged area(1, 1) to return 1" in note
 
 
 def test_a_verdict_for_the_leader_keeps_it_and_its_claim() -> None:

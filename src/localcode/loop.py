@@ -280,8 +280,28 @@ class _Run:
         )
 
     def _dissent(self, leader: Candidate, pool: list[Candidate]) -> str:
-        """Where the brute-force reference returns another value than the leader, on an input
-        the judge did not decide for the leader: why the leader's pass is not claimed."""
+        """Why the leader's pass is not claimed, when something stands against it: a judged
+        input the model decided for another behaviour (one such verdict does not overturn the
+        leader, but a claim must have lost no judged disagreement), or the brute-force
+        reference returning another value on an input the judge did not decide for it."""
+        return self._lost(leader) or self._contradicted(leader, pool)
+
+    def _lost(self, leader: Candidate) -> str:
+        mine = disputes.signature(leader)
+        by_label = {c.label: c for c in self.candidates}
+        for d in self.disputes:
+            won = by_label.get(d.winner or "")
+            if won is None or disputes.signature(won) == mine:
+                continue
+            lost = [by_label[k] for k in d.outputs if k in by_label and k != d.winner]
+            if any(disputes.signature(c) == mine for c in lost):
+                return (
+                    f"the model judged {d.call} to return {d.outputs[won.label]} "
+                    f"({won.label}), not what {leader.label} returns"
+                )
+        return ""
+
+    def _contradicted(self, leader: Candidate, pool: list[Candidate]) -> str:
         for ref in (c for c in pool if c.origin == "reference"):
             if behaviour(ref.probe_run) is None:  # its probes did not run: no behaviour to judge
                 continue
