@@ -295,7 +295,7 @@ def test_progress_shows_the_examples_and_each_candidates_result_on_them(tmp_path
     assert "The task shows 1 example: trusted like your own tests" in proc.stderr
     # the demo's candidates: NO_DEDUPE gets [4, 4, 3] wrong, the two correct ones right
     assert "candidate 0 (greedy): 4/5 passing, examples 0/1" in proc.stderr
-    assert "candidate 1: 5/5 passing, examples 1/1" in proc.stderr
+    assert "candidate 1 (brute-force reference): 5/5 passing, examples 1/1" in proc.stderr
     off = subprocess.run([*cmd, "--no-examples"], capture_output=True, text=True, timeout=120)
     assert "example" not in off.stderr
 
