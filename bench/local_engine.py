@@ -19,9 +19,10 @@ from typing import Any
 import httpx
 
 from localcode import models, prompts
-from localcode.backends.llama_server import default_threads, start_server
+from localcode.backends.llama_server import start_server
 from localcode.backends.mock import NO_DEDUPE
 from localcode.cli import DEFAULT_TASK
+from localcode.cpus import usable_cpus
 
 FEEDBACK = """test_case_2 failed:
     assert second_largest_unique([5, 5, 5, 5]) is None
@@ -113,7 +114,7 @@ def main() -> None:
     args = ap.parse_args()
     name, note = pick_model(args.model)
     path = models.installed_path(name)
-    threads = args.threads or default_threads()
+    threads = args.threads or usable_cpus()
     if note:
         print(note)
     t0 = time.perf_counter()

@@ -21,7 +21,8 @@ from typing import Any
 import httpx
 
 from localcode import models, prompts
-from localcode.backends.llama_server import SPECULATIVE, default_threads, start_server
+from localcode.backends.llama_server import SPECULATIVE, start_server
+from localcode.cpus import usable_cpus
 from localcode.task import parse_task
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "mbpp_plus_dev.jsonl"
@@ -58,9 +59,7 @@ def chat(client: httpx.Client, messages: Any, n: int, temperature: float) -> tup
 def measure(
     path: Path, spec: str | None, work: list[tuple[str, Any, int, float]], n: int
 ) -> dict[str, Any]:
-    server = start_server(
-        path, slots=n, ctx_per_slot=4096, threads=default_threads(), speculative=spec
-    )
+    server = start_server(path, slots=n, ctx_per_slot=4096, threads=usable_cpus(), speculative=spec)
     seconds: dict[str, float] = {}
     tokens: dict[str, int] = {}
     greedy: list[str] = []
