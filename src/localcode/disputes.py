@@ -74,17 +74,11 @@ def contradictions(a: Candidate, b: Candidate, calls: dict[str, str]) -> list[tu
     """The differing inputs on which the two really disagree: both return different values,
     or one raises on an input the tests themselves use and the other returns a value (a
     changed input one side rejects may be outside what the task allows)."""
-    own = _own(calls)
-    found = []
-    for call, x, y in differing_inputs(a, b, calls):
-        raised = x.startswith("raises ") + y.startswith("raises ")
-        if raised == 0 or (raised == 1 and call in own):
-            found.append((call, x, y))
-    return found
-
-
-def _own(calls: dict[str, str]) -> set[str]:
-    return {call for name, call in calls.items() if name.startswith("test_probe_")}
+    return [
+        (call, x, y)
+        for changed, _, call, x, y, raised in _differences(a, b, calls)
+        if raised == 0 or (raised == 1 and not changed)
+    ]
 
 
 def differing_inputs(
@@ -93,6 +87,14 @@ def differing_inputs(
     """(call, what a returned, what b returned) where they differ: the tests' own inputs first,
     then changed inputs on which at least one returned a value (where one raises and the other
     answers, the model says which the task asks for), shortest call first in each."""
+    return [(call, x, y) for _, _, call, x, y, _ in _differences(a, b, calls)]
+
+
+def _differences(
+    a: Candidate, b: Candidate, calls: dict[str, str]
+) -> list[tuple[bool, int, str, str, str, int]]:
+    """Where they differ, in differing_inputs' order: (a changed input, the call's length, the
+    call, what each returned, how many of the two raised)."""
     da, db = seen(a), seen(b)
     sa = {**shown(a.probe_run), **shown(a.mutant_run)}
     sb = {**shown(b.probe_run), **shown(b.mutant_run)}
@@ -102,10 +104,11 @@ def differing_inputs(
         if x == y or "?" in (x, y) or name not in sa or name not in sb or sa[name] == sb[name]:
             continue
         changed = not name.startswith("test_probe_")
-        if changed and x[0] == y[0] == "x":
+        raised = (x[0] == "x") + (y[0] == "x")
+        if changed and raised == 2:
             continue  # both raise on a changed input: it is probably outside what the task allows
-        found.append((changed, len(call), call, sa[name], sb[name]))
-    return [(call, x, y) for _, _, call, x, y in sorted(found)]
+        found.append((changed, len(call), call, sa[name], sb[name], raised))
+    return sorted(found)
 
 
 def judge(

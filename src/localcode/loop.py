@@ -49,8 +49,8 @@ JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     backend (it is being started), tests, tests_ready, round, generated, scored, judged,
-    round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass;
-    a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
+    round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh
+    round whose samples vote on a disputed pass; a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
     --max-iters: more rounds would not change what can be claimed), "unavailable" (the backend
     stopped answering) or empty."""
 

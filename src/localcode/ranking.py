@@ -45,8 +45,9 @@ class Ranking:
     rival: int = 0  # distinct programs in the largest other consensus set (codet only)
     split: int = 0  # ... in the largest part of the winner's set that differs on changed inputs
     programs: int = 1  # distinct programs among all the candidates ranked
-    # where the brute-force reference contradicts the best and the judge did not side with the
-    # best (loop._settle): a pass it contradicts is not claimed
+    # what stands against the best (loop._settle): an input the judge decided for another
+    # behaviour, or the brute-force reference's other value where the judge did not side with
+    # the best. A pass with a dissent is not claimed
     dissent: str = ""
 
 
@@ -223,8 +224,8 @@ class Verdict:
     settled: bool = False  # the judge chose it and it passes every trusted test
     # the doubt is one that more samples cannot lift, so none are drawn for it: too few
     # programs excuse the generated tests it fails (measured: fresh samples almost never join
-    # it, and half the passes they made claimable were wrong; docs/BENCHMARKS.md), or the
-    # brute-force reference contradicts it (the reference does not change with more samples)
+    # it, and half the passes they made claimable were wrong; docs/BENCHMARKS.md), or a
+    # dissent (a lost verdict or the reference's contradiction: more samples change neither)
     votes_cannot_help: bool = False
 
     @property
@@ -235,8 +236,8 @@ class Verdict:
     @property
     def final(self) -> bool:
         """No later round can change what is claimed: a pass, settled by the judge, or a pass
-        in doubt for a reason votes cannot lift (too few programs to excuse tests, or the
-        brute-force reference contradicts it)."""
+        in doubt for a reason votes cannot lift (too few programs to excuse tests, or a
+        dissent)."""
         return self.done or self.settled or (self.passes and self.votes_cannot_help)
 
 
@@ -266,9 +267,9 @@ def _passes(ranking: Ranking) -> bool:
 
 def _doubt(ranking: Ranking, judged_for: Candidate | None) -> tuple[str, bool]:
     """Why the best's pass is in doubt (empty when it is not), and whether more samples
-    cannot lift that doubt. The brute-force reference returns another value on an input the
-    judge did not decide for the best: not claimed, and no vote is drawn (the reference stays
-    what it is). A dispute is put to fresh samples, which vote until it is not in doubt (or the
+    cannot lift that doubt. A dissent (the judge decided an input for another behaviour, or
+    the brute-force reference returns another value on an input the judge did not decide for
+    the best): not claimed, and no vote is drawn (neither changes with more samples). A dispute is put to fresh samples, which vote until it is not in doubt (or the
     rounds run out, and the pass is not claimed):
     - other programs pass the same trusted tests (user tests, the task's examples) but not the
       same generated ones, or pass the same tests but return other values (on the tests'
