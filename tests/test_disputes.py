@@ -96,16 +96,18 @@ def test_answers_are_read_as_values_and_must_match_exactly_one_side() -> None:
     a, b = cand(0, "1"), cand(1, "True")
 
     def says(text: str) -> str | None:
-        return judge("t", "f(1)", a, "1", b, "True", lambda m: text).winner
+        return judge("t", "f(1)", a.label, "1", b.label, "True", lambda m: text).winner
 
     assert says("```python\n1\n```") == "r0c0" and says("The call returns True.") == "r0c1"
     assert says("1.0") is None  # loosely, 1.0 is 1 and True alike: no verdict
     assert says("2") is None and says("") is None
     e, f = cand(0, "[1, 2]"), cand(1, "[2, 1]")
-    loose = judge("t", "f(1)", e, "[1, 2]", f, "[2, 1]", lambda m: "(1, 2)")
+    loose = judge("t", "f(1)", e.label, "[1, 2]", f.label, "[2, 1]", lambda m: "(1, 2)")
     assert loose.winner == "r0c0"  # no side is (1, 2) to the letter; [1, 2] is, loosely
     c, d = cand(0, "[1, 2]"), cand(1, "raise ValueError")
-    raised = judge("t", "f(1)", c, "[1, 2]", d, "raises ValueError", lambda m: "ValueError")
+    raised = judge(
+        "t", "f(1)", c.label, "[1, 2]", d.label, "raises ValueError", lambda m: "ValueError"
+    )
     assert raised.winner == "r0c1"
 
 
@@ -312,3 +314,47 @@ def test_a_reference_the_judge_sides_with_wins_and_the_progress_names_it() -> No
     assert "w * h" in result.best.code and not result.passed  # it fails the wrong tests
     text = shown.getvalue()
     assert "(brute-force reference)" in text and "(the brute-force reference)" in text
+
+
+EXAMPLE_TASK = TASK + " For example, area(2, 3) == 6."
+# one generated test is right, one asserts a value no program returns (a wrong expectation, or
+# a clause every program misses: the judge, not the programs' vote, says which)
+ONE_WRONG_TEST = """```python
+def test_case_1():
+    assert area(2, 3) == 6
+
+def test_case_2():
+    assert area(1, 4) == 5
+```"""
+
+
+def excused(*answers: str) -> MockBackend:
+    """Four distinct programs agree on the area and excuse test_case_2; the judge says `answers`."""
+    programs = ["w * h", "h * w", "w * h * 1", "abs(w * h)"]
+    return MockBackend("demo", replies=[ONE_WRONG_TEST, *map(fenced, programs), *answers])
+
+
+def test_a_verdict_for_an_excused_tests_value_withholds_the_claim() -> None:
+    result = solve(EXAMPLE_TASK, config(), backend=excused("5"))
+    assert result.best is not None and result.best.example_run is not None
+    assert result.best.example_run.all_passed and result.suspect_tests == ["test_case_2"]
+    assert not result.passed  # four programs excuse the test, but the judge took its value
+    (d,) = result.disputes
+    assert d.call == "area(1, 4)" and d.outputs == {result.best.label: "4", "test_case_2": "5"}
+    assert d.winner == "test_case_2" and "test_case_2 expects 5" in d.describe()
+    note = next(n for n in result.notes if n.startswith("not claimed"))
+    assert "area(1, 4) to return 5, as the generated test test_case_2 expects" in note
+
+
+def test_a_verdict_for_the_programs_value_confirms_the_excuse() -> None:
+    result = solve(EXAMPLE_TASK, config(), backend=excused("4"))
+    assert result.passed and result.suspect_tests == ["test_case_2"]
+    assert [d.winner for d in result.disputes] == [result.best.label]  # type: ignore[union-attr]
+
+
+def test_an_excused_test_is_not_judged_without_the_judge_or_when_no_pass_is_claimed() -> None:
+    result = solve(EXAMPLE_TASK, config(judge=False), backend=excused("5"))
+    assert result.passed and result.disputes == []  # the programs' vote, as before
+    wrong = replace(config(), n_candidates=2)  # two programs cannot excuse a test
+    result = solve(EXAMPLE_TASK, wrong, backend=excused("5"))
+    assert not result.passed and result.disputes == []

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from .backends import Message
+from .extract import literal_arguments, parse
 from .probes import behaviour, shown
 from .prompts import judge_prompt
 from .ranking import distinct, position
@@ -111,12 +112,64 @@ def _differences(
     return sorted(found)
 
 
-def judge(
-    task: str, call: str, a: Candidate, out_a: str, b: Candidate, out_b: str, ask: Ask
-) -> Dispute:
-    """Ask what the call returns; the one side whose result is the answer wins."""
+def expectations(tests: str, entry: str | None) -> dict[str, list[tuple[str, str]]]:
+    """What each generated test asserts: test name -> [(call, expected value)], for each
+    `assert f(...) == literal` (either way round) on the entry point with literal arguments.
+    The call is written as the probes write it, so it names the same input."""
+    tree = parse(tests) if entry else None
+    out: dict[str, list[tuple[str, str]]] = {}
+    for fn in tree.body if tree else ():
+        if not isinstance(fn, ast.FunctionDef) or not fn.name.startswith("test"):
+            continue
+        for node in ast.walk(fn):
+            pair = _asserted(node, entry or "")
+            if pair is not None:
+                out.setdefault(fn.name, []).append(pair)
+    return out
+
+
+def _asserted(node: ast.AST, entry: str) -> tuple[str, str] | None:
+    if not (
+        isinstance(node, ast.Assert)
+        and isinstance(node.test, ast.Compare)
+        and len(node.test.ops) == 1
+        and isinstance(node.test.ops[0], ast.Eq)
+    ):
+        return None
+    sides = [node.test.left, node.test.comparators[0]]
+    for call, value in (sides, sides[::-1]):
+        if literal_arguments(call, entry) is None:
+            continue
+        try:
+            want = ast.literal_eval(value)
+            return ast.unparse(call), repr(want)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return None
+
+
+def against_test(
+    leader: Candidate, asserted: list[tuple[str, str]], calls: dict[str, str]
+) -> list[tuple[str, str, str]]:
+    """(call, what the leader returned, what the test expects) where a test the leader fails
+    asserts another value than the leader returns, shortest call first."""
+    names = {call: name for name, call in calls.items() if name.startswith("test_probe_")}
+    out = shown(leader.probe_run)
+    found = []
+    for call, want in asserted:
+        got = out.get(names.get(call, ""))
+        if got is None or got.startswith("raises ") or _literal(got) is _NONE:
+            continue  # no probe of it, the leader raises, or its value has no literal to judge
+        if not _loosely_equal(_literal(got), _literal(want)):
+            found.append((call, got, want))
+    return sorted(found, key=lambda f: len(f[0]))
+
+
+def judge(task: str, call: str, a: str, out_a: str, b: str, out_b: str, ask: Ask) -> Dispute:
+    """Ask what the call returns; the one side (a label: a candidate's, or a test's) whose
+    result is the answer wins."""
     answer = ask(judge_prompt(task, call)).strip()
-    sides = {a.label: out_a, b.label: out_b}
+    sides = {a: out_a, b: out_b}
     for same in (_strictly_equal, _loosely_equal):
         hits = [label for label, out in sides.items() if _matches(answer, out, same)]
         if len(hits) == 1:
@@ -188,7 +241,7 @@ def settle(
     inputs = differing_inputs(leader, challenger, calls)[:MAX_INPUTS]
     out: list[Dispute] = []
     for call, x, y in inputs:
-        out.append(judge(task, call, leader, x, challenger, y, ask))
+        out.append(judge(task, call, leader.label, x, challenger.label, y, ask))
         if out[-1].winner == leader.label:
             return out, leader.label
     wins = [d for d in out if d.winner == challenger.label]

@@ -67,13 +67,18 @@ class Dispute:
     """Two behaviour groups that return different values for one call, and the judge's verdict."""
 
     call: str  # the input, as a call of the entry point
-    outputs: dict[str, str]  # candidate label -> what it returned (a short repr, or "raises E")
+    # candidate label -> what it returned (a short repr, or "raises E"); or a generated test's
+    # name -> the value it expects (loop._test_dissent: a test the consensus excused)
+    outputs: dict[str, str]
     answer: str  # what the model, shown only the task and the call, said it returns
     winner: str | None  # the label whose result is that answer; None: it matched neither
 
     def describe(self) -> str:
         """One line: the call, what each side returned, and what the judge said."""
-        sides = "; ".join(f"{label} returns {out}" for label, out in self.outputs.items())
+        sides = "; ".join(
+            f"{label} {'expects' if label.startswith('test') else 'returns'} {out}"
+            for label, out in self.outputs.items()
+        )
         answer = " ".join(self.answer.split())[:80] or "nothing"
         verdict = f"{self.winner} is right" if self.winner else "neither"
         return f"{self.call}: {sides}; the model says {answer}: {verdict}"
