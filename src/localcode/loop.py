@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from . import disputes, prompts
@@ -50,12 +49,10 @@ JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     backend (it is being started), tests, tests_ready, round, generated, scored, judged,
-    round_done, stop. A tests event's detail is "with round 0" where round 0's candidates are
-    written at the same time (they never see the tests). A round's detail is its kind (see
-    Round.kind), or "vote" for a fresh round whose samples vote on a disputed pass; a judged
-    event carries its dispute; a stop's detail is "passed", "stopped" (before --max-iters: more
-    rounds would not change what can be claimed), "unavailable" (the backend stopped
-    answering) or empty."""
+    round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh
+    round whose samples vote on a disputed pass; a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
+    --max-iters: more rounds would not change what can be claimed), "unavailable" (the backend
+    stopped answering) or empty."""
 
     kind: str
     round: int = -1
@@ -133,16 +130,11 @@ class _Run:
         # verdicts by the pair of behaviours judged: the winner's behaviour, or None (undecided)
         self.verdicts: dict[frozenset[tuple[tuple[str, str], ...]], object] = {}
         self.judge_calls = 0
-        # a generated test's assertions, by its name: (call, expected value) (disputes.expectations)
-        self.expects: dict[str, list[tuple[str, str]]] = {}
-        # excused tests judged: (call, the best's value, the test's) -> the judge took the test's
-        self.test_verdicts: dict[tuple[str, str, str], bool] = {}
         self.judged_for: Candidate | None = None  # the best won every verdict it met, and had some
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
         self.notes: list[str] = []
         self.tokens = [0, 0]
-        self._counting = threading.Lock()
         self.tokens_known = False
         self.spent: dict[str, Spent] = {phase: Spent() for phase in PHASES}
 
@@ -150,39 +142,16 @@ class _Run:
         started = time.monotonic()
         if self.examples:
             self.emit(Event("examples", detail=self.examples))
-        with ThreadPoolExecutor(max_workers=1) as early:
-            ahead = None
-            if start_code is None and self.backend.max_parallel > 1:
-                # round 0 never sees the tests, so it is written while they are (a backend that
-                # serves one request at a time, in order, gets them one after the other)
-                ahead = early.submit(self._generate, 0, "initial", Ranking(None, 0))
-            try:
-                self.tests = self._generate_tests(alongside=ahead is not None)
-            except Exception:
-                gone = ahead.exception() if ahead is not None else None  # waits for round 0
-                if isinstance(gone, BackendUnavailable):  # the cause: say that, not its effect
-                    raise gone from None
-                raise
-            self._make_probes()
-            return self._rounds(start_code, ahead, started)
-
-    def _make_probes(self) -> None:
-        """The calls the tests make, as probes of what each candidate returns (codet ranking)."""
-        if self.cfg.ranking != "codet":
-            return
-        entry = self.task.entry_point
-        sources = [self.user_tests, self.examples, self.tests]
-        if entry and entry[:1].isupper():  # a class: its method calls, in sequence
-            steps = sequence_calls(sources, entry)
-            self.probes = sequence_tests(steps)
-            self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
-        else:
-            self._function_probes(probe_calls(sources, entry))
-            self.expects = disputes.expectations(self.tests, entry)
-
-    def _rounds(
-        self, start_code: str | None, ahead: Future[list[Candidate]] | None, started: float
-    ) -> SolveResult:
+        self.tests = self._generate_tests()
+        if self.cfg.ranking == "codet":
+            entry = self.task.entry_point
+            sources = [self.user_tests, self.examples, self.tests]
+            if entry and entry[:1].isupper():  # a class: its method calls, in sequence
+                steps = sequence_calls(sources, entry)
+                self.probes = sequence_tests(steps)
+                self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
+            else:
+                self._function_probes(probe_calls(sources, entry))
         ranking, gone = Ranking(None, 0), False
         if start_code is not None:
             ranking = self._given(start_code)
@@ -191,7 +160,7 @@ class _Run:
                 break
             kind = self._next_kind(ranking)
             before = _answer(ranking)
-            rnd = self._round(len(self.rounds), kind, ranking, ahead if not self.rounds else None)
+            rnd = self._round(len(self.rounds), kind, ranking)
             ranking = self._finish_round(rnd)
             if self._backend_gone(rnd):
                 self.notes.append("stopped early: the backend became unavailable")
@@ -300,8 +269,7 @@ class _Run:
         self.judged_for = leader if won and not undecided else None
         dissent = self._dissent(leader, pool)
         if leader is best:
-            ranking = replace(ranking, dissent=dissent)
-            return replace(ranking, dissent=self._test_dissent(ranking))
+            return replace(ranking, dissent=dissent)
         return Ranking(
             leader,
             len(mine),
@@ -349,39 +317,6 @@ class _Run:
                 )
         return ""
 
-    def _test_dissent(self, ranking: Ranking) -> str:
-        """A pass about to be claimed that fails generated tests the consensus excused (a vote
-        of the programs that agree with it): where such a test asserts a value for one call,
-        the model judges that call as it judges two groups. A verdict for the test's value is
-        a judged disagreement the best lost, and the pass is not claimed."""
-        best = ranking.best
-        if ranking.dissent or best is None or not verdict(ranking, self.judged_for).done:
-            return ranking.dissent
-        failed = {r.name for r in best.run.failures()} if best.run else set()
-        found = sorted(
-            (len(call), call, got, want, name)
-            for name in ranking.suspect
-            if name in failed
-            for call, got, want in disputes.against_test(
-                best, self.expects.get(name, []), self.calls
-            )[:1]
-        )
-        for _, call, got, want, name in found[: disputes.MAX_INPUTS]:
-            key = (call, got, want)
-            if key not in self.test_verdicts:
-                if self.judge_calls >= MAX_JUDGE_CALLS:
-                    break
-                d = disputes.judge(self.task.text, call, best.label, got, name, want, self._ask)
-                self.disputes.append(d)
-                self.emit(Event("judged", best.round, detail=d.call, dispute=d))
-                self.test_verdicts[key] = d.winner == name
-            if self.test_verdicts[key]:
-                return (
-                    f"the model judged {call} to return {want}, as the generated test {name} "
-                    f"expects, not {got} ({best.label})"
-                )
-        return ""
-
     def _verdict(
         self, a: Candidate, b: Candidate, *, ask: bool = True
     ) -> tuple[bool, Candidate | None]:
@@ -423,8 +358,8 @@ class _Run:
         return "" if reply.error else reply.text
 
     # --- tests -------------------------------------------------------------------------
-    def _generate_tests(self, alongside: bool = False) -> str:
-        self.emit(Event("tests", detail="with round 0" if alongside else ""))
+    def _generate_tests(self) -> str:
+        self.emit(Event("tests"))
         t0 = time.monotonic()
         try:
             return self._write_tests()
@@ -458,35 +393,14 @@ class _Run:
         )
 
     # --- rounds ------------------------------------------------------------------------
-    def _round(
-        self,
-        r: int,
-        kind: RoundKind,
-        ranking: Ranking,
-        ahead: Future[list[Candidate]] | None = None,
-    ) -> Round:
-        """Generate (or take the candidates `ahead` generated while the tests were written),
-        then score."""
+    def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
+        n = self.cfg.n_candidates
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         self.emit(
             Event(
                 "round", r, detail="vote" if kind == "fresh" and verdict(ranking).passes else kind
             )
         )
-        cands = ahead.result() if ahead is not None else self._generate(r, kind, ranking)
-        gen_s = cands[0].generation_s if cands else 0.0
-        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
-        t1 = time.monotonic()
-        self._score(cands)
-        self.candidates.extend(cands)
-        scoring_s = time.monotonic() - t1
-        self.spent["sandbox"].seconds += scoring_s
-        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
-
-    def _generate(self, r: int, kind: RoundKind, ranking: Ranking) -> list[Candidate]:
-        """A round's N candidates, unscored: the greedy reply and the brute-force reference
-        first in round 0, fixes of the best, fresh samples."""
-        n = self.cfg.n_candidates
         t0 = time.monotonic()
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
@@ -495,7 +409,7 @@ class _Run:
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
             seed, n = seed + 1, n - 1
-        if kind == "initial" and self._with_reference():
+        if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3 and self.probes:
             # a second reading, written another way: brute force, however slow (ALGO)
             brute = prompts.reference_prompt(self.task.text, self.task.entry_point)
             jobs.append(("reference", 1, seed, brute, 0.0))
@@ -520,18 +434,13 @@ class _Run:
         self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
         for c in cands:
             c.generation_s = gen_s
-        return cands
-
-    def _with_reference(self) -> bool:
-        """Round 0 has a brute-force reference where it can be compared: codet ranking (probes
-        of what each candidate returns) and a named function or class to call. Decided before
-        the tests exist, since round 0 is written while they are."""
-        return (
-            self.cfg.reference
-            and self.cfg.n_candidates >= 3
-            and self.cfg.ranking == "codet"
-            and self.task.entry_point is not None
-        )
+        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
+        t1 = time.monotonic()
+        self._score(cands)
+        self.candidates.extend(cands)
+        scoring_s = time.monotonic() - t1
+        self.spent["sandbox"].seconds += scoring_s
+        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)
@@ -637,10 +546,6 @@ class _Run:
 
     # --- bookkeeping -------------------------------------------------------------------
     def _count(self, c: Completion, phase: str) -> None:
-        with self._counting:  # round 0 is written while the tests are
-            self._add(c, phase)
-
-    def _add(self, c: Completion, phase: str) -> None:
         if c.prompt_tokens is not None or c.completion_tokens is not None:
             self.tokens_known = True
             self.tokens[0] += c.prompt_tokens or 0

@@ -93,8 +93,7 @@ class LocalBackend:
 
     @classmethod
     def from_options(cls, options: LocalOptions, cfg: AgentConfig) -> LocalBackend:
-        """Serve the chosen model with a slot per candidate and one for the tests, which are
-        written while round 0's candidates are (or --max-parallel slots)."""
+        """Serve the chosen model with a slot per candidate (or --max-parallel)."""
         path = models.resolve(options.model, options.model_path)
         if options.model_path:  # a known model's file brings its sampling advice wherever it lies
             known = models.identify(path)
@@ -102,7 +101,7 @@ class LocalBackend:
             known = models.get_model(options.model or models.DEFAULT_MODEL)
         return cls(
             path,
-            slots=options.max_parallel or cfg.n_candidates + 1,
+            slots=options.max_parallel or cfg.n_candidates,
             ctx_size=options.ctx_size,
             threads=options.threads,
             request_timeout=options.request_timeout,
@@ -271,7 +270,7 @@ PROVIDER = Provider(
             int,
         ),
         REQUEST_TIMEOUT,
-        Flag("--max-parallel", "parallel slots (default: --n-candidates + 1)", int, "N"),
+        Flag("--max-parallel", "parallel slots (default: --n-candidates)", int, "N"),
     ),
     label=LocalOptions.label,
     doctor=doctor,

@@ -38,7 +38,6 @@ class Progress:
         self._closed = threading.Event()
         self._ticker: threading.Thread | None = None
         self._console: Any = None
-        self._alongside = False
         self._status: Any = None
         if self.live:
             from rich.console import Console
@@ -111,7 +110,6 @@ class Progress:
             self.write(_indent(ev.detail) + "\n")
 
     def on_tests(self, ev: Event) -> None:
-        self._alongside = bool(ev.detail)  # round 0 is written meanwhile, never seeing them
         self.write("Writing tests first...\n")
 
     def on_tests_ready(self, ev: Event) -> None:
@@ -124,8 +122,7 @@ class Progress:
         n, fixes = self.n, self.n - self.n // 2
         what = {
             "given": "scoring the given code",
-            "initial": f"generating {n} candidate solutions in parallel"
-            + (" (begun while the tests were written)" if self._alongside else ""),
+            "initial": f"generating {n} candidate solutions in parallel",
             "fresh": f"generating {n} fresh candidates in parallel",
             "vote": f"generating {n} fresh candidates in parallel: others that pass the same "
             "tests disagree with the best",
