@@ -130,6 +130,10 @@ class _Run:
         # verdicts by the pair of behaviours judged: the winner's behaviour, or None (undecided)
         self.verdicts: dict[frozenset[tuple[tuple[str, str], ...]], object] = {}
         self.judge_calls = 0
+        # a generated test's assertions, by its name: (call, expected value) (disputes.expectations)
+        self.expects: dict[str, list[tuple[str, str]]] = {}
+        # excused tests judged: (call, the best's value, the test's) -> the judge took the test's
+        self.test_verdicts: dict[tuple[str, str, str], bool] = {}
         self.judged_for: Candidate | None = None  # the best won every verdict it met, and had some
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
@@ -152,6 +156,7 @@ class _Run:
                 self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
             else:
                 self._function_probes(probe_calls(sources, entry))
+                self.expects = disputes.expectations(self.tests, entry)
         ranking, gone = Ranking(None, 0), False
         if start_code is not None:
             ranking = self._given(start_code)
@@ -269,7 +274,8 @@ class _Run:
         self.judged_for = leader if won and not undecided else None
         dissent = self._dissent(leader, pool)
         if leader is best:
-            return replace(ranking, dissent=dissent)
+            ranking = replace(ranking, dissent=dissent)
+            return replace(ranking, dissent=self._test_dissent(ranking))
         return Ranking(
             leader,
             len(mine),
@@ -314,6 +320,39 @@ class _Run:
                 return (
                     f"the brute-force reference {ref.label} returns {theirs} for {call}, "
                     f"where {leader.label} returns {mine}"
+                )
+        return ""
+
+    def _test_dissent(self, ranking: Ranking) -> str:
+        """A pass about to be claimed that fails generated tests the consensus excused (a vote
+        of the programs that agree with it): where such a test asserts a value for one call,
+        the model judges that call as it judges two groups. A verdict for the test's value is
+        a judged disagreement the best lost, and the pass is not claimed."""
+        best = ranking.best
+        if ranking.dissent or best is None or not verdict(ranking, self.judged_for).done:
+            return ranking.dissent
+        failed = {r.name for r in best.run.failures()} if best.run else set()
+        found = sorted(
+            (len(call), call, got, want, name)
+            for name in ranking.suspect
+            if name in failed
+            for call, got, want in disputes.against_test(
+                best, self.expects.get(name, []), self.calls
+            )[:1]
+        )
+        for _, call, got, want, name in found[: disputes.MAX_INPUTS]:
+            key = (call, got, want)
+            if key not in self.test_verdicts:
+                if self.judge_calls >= MAX_JUDGE_CALLS:
+                    break
+                d = disputes.judge(self.task.text, call, best.label, got, name, want, self._ask)
+                self.disputes.append(d)
+                self.emit(Event("judged", best.round, detail=d.call, dispute=d))
+                self.test_verdicts[key] = d.winner == name
+            if self.test_verdicts[key]:
+                return (
+                    f"the model judged {call} to return {want}, as the generated test {name} "
+                    f"expects, not {got} ({best.label})"
                 )
         return ""
 
