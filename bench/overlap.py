@@ -13,6 +13,11 @@ HumanEval/0-4 in sequence 83.3, 59.0, 72.1, 32.9, 209.7 s; side by side 57.8, 82
 192.2 s. The second of each pair was 1.4-1.9x faster whichever it was (cause not isolated: the
 prompt cache, or other replies); taking that factor out of pairs 0-3 leaves side by side at
 0.97-0.99x of in sequence, within the noise, so the loop does not overlap them.
+
+Measured again on 2026-12-02 (`--problems ../shared/bench/mbpp_plus_dev.jsonl --k 4`, with the
+warm-up): Mbpp/3, 4, 6, 7 in sequence 19.2, 20.4, 20.1, 19.4 s; side by side 22.1, 21.5, 18.0,
+18.0 s: 1.01x in all (median ratio 0.99). A version of the loop that overlapped them (2b230c9)
+was reverted: on 2 cores the engine is compute-bound, and a fifth sequence costs what it saves.
 """
 
 from __future__ import annotations
