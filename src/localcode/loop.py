@@ -50,9 +50,9 @@ class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     backend (it is being started), tests, tests_ready, round, generated, scored, judged,
     round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh
-    round whose samples vote on a disputed pass; a judged event carries its dispute; a stop's detail is "passed", "stopped" (before
-    --max-iters: more rounds would not change what can be claimed), "unavailable" (the backend
-    stopped answering) or empty."""
+    round whose samples vote on a disputed pass; a judged event carries its dispute; a stop's
+    detail is "passed", "stopped" (before --max-iters: more rounds would not change what can be
+    claimed), "unavailable" (the backend stopped answering) or empty."""
 
     kind: str
     round: int = -1

@@ -46,8 +46,9 @@ class Ranking:
     split: int = 0  # ... in the largest part of the winner's set that differs on changed inputs
     programs: int = 1  # distinct programs among all the candidates ranked
     # what stands against the best (loop._settle): an input the judge decided for another
-    # behaviour, or the brute-force reference's other value where the judge did not side with
-    # the best. A pass with a dissent is not claimed
+    # behaviour or for the value an excused generated test expects, or the brute-force
+    # reference's other value where the judge did not side with the best. A pass with a
+    # dissent is not claimed
     dissent: str = ""
 
 
@@ -267,10 +268,11 @@ def _passes(ranking: Ranking) -> bool:
 
 def _doubt(ranking: Ranking, judged_for: Candidate | None) -> tuple[str, bool]:
     """Why the best's pass is in doubt (empty when it is not), and whether more samples
-    cannot lift that doubt. A dissent (the judge decided an input for another behaviour, or
-    the brute-force reference returns another value on an input the judge did not decide for
-    the best): not claimed, and no vote is drawn (neither changes with more samples). A dispute is put to fresh samples, which vote until it is not in doubt (or the
-    rounds run out, and the pass is not claimed):
+    cannot lift that doubt. A dissent (the judge decided an input for another behaviour or
+    for an excused test's value, or the brute-force reference returns another value on an
+    input the judge did not decide for the best): not claimed, and no vote is drawn (none of
+    them changes with more samples). A dispute is put to fresh samples, which vote until it is
+    not in doubt (or the rounds run out, and the pass is not claimed):
     - other programs pass the same trusted tests (user tests, the task's examples) but not the
       same generated ones, or pass the same tests but return other values (on the tests'
       inputs or on changed ones): one side is wrong, and tests the model wrote cannot settle
