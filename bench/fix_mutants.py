@@ -31,8 +31,10 @@ from pathlib import Path
 from localcode.backends import create_backend
 from localcode.backends.local import LocalOptions
 from localcode.config import AgentConfig
-from localcode.fix import FixSettings, Workspace, fix
+from localcode.errors import UsageError
+from localcode.fix import FixSettings, Workspace, fix, locate
 from localcode.fix import outcomes as oc
+from localcode.fix.units import choose, editable
 from localcode.sandbox.project import ProjectLimits, run_command
 
 
@@ -69,8 +71,11 @@ PACKAGES = (
     ),
 )
 STRATEGIES = {
-    "greedy": FixSettings(n_candidates=1, max_iters=1, greedy=True),
-    "localcode": FixSettings(),
+    # one temperature-0 edit of the code the tracebacks point at, as a plain tool makes it
+    "greedy": FixSettings(n_candidates=1, max_iters=1, greedy=True, locate=False),
+    # the same, told which lines the failing tests single out (fix/locate.py)
+    "greedy+locate": FixSettings(n_candidates=1, max_iters=1, greedy=True),
+    "localcode": FixSettings(),  # the defaults: N=4, up to 3 rounds, lines located
 }
 SWAPS = {
     ast.Lt: "<=",
@@ -244,33 +249,111 @@ def main() -> int:
     ap.add_argument(
         "--work", default="/tmp/localcode-fix-mutants", help="where mutant projects are made"
     )
+    ap.add_argument("--limit", type=int, default=0, help="run only the first K mutants")
     ap.add_argument("--report", action="store_true", help="only tabulate the results so far")
+    ap.add_argument(
+        "--locate-only",
+        action="store_true",
+        help="no model: where each mutated line ranks among the lines the traced run singles out",
+    )
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"
+    if args.locate_only:
+        locate_all(args, out)
+        return 0
     if not args.report:
         run_all(args, out, results)
     report(results)
     return 0
 
 
+def mutants(args: argparse.Namespace, out: Path) -> list[tuple[Package, Path, dict]]:
+    """The kept mutants, drawn once per output directory, round-robin over the packages so a
+    run stopped early still covers each of them; the first --limit of them."""
+    cache, work = Path.home() / ".cache/localcode/bench-sdists", Path(args.work)
+    drawn = []
+    for pkg in PACKAGES:
+        src = fetch(pkg, cache)
+        mutants_file = out / f"mutants-{pkg.name}.json"
+        if not mutants_file.exists():
+            mutants_file.write_text(json.dumps(draw(pkg, src, args.per_package, args.seed, work)))
+        kept = json.loads(mutants_file.read_text())
+        for m in kept:  # the committed lists keep the site, not the whole mutated file
+            m.setdefault("text", mutate((src / m["file"]).read_text(encoding="utf-8"), m["site"]))
+        drawn.append([(pkg, src, m) for m in kept])
+    ordered = [x for group in itertools.zip_longest(*drawn) for x in group if x]
+    return ordered[: args.limit] if args.limit else ordered
+
+
+def locate_all(args: argparse.Namespace, out: Path) -> None:
+    """Localisation alone: the mutated line's rank among the suspects shown to the model, and
+    whether the first unit shown holds it."""
+    rows, work = [], Path(args.work)
+    for pkg, src, m in mutants(args, out):
+        path = project(src, pkg, work / "current", {m["file"]: m["text"]})
+        ws = Workspace.open(path)
+        t0 = time.monotonic()
+        before = oc.read(run_command(pkg.command, path, {}, report_arg=oc.JUNIT_ARG), True)
+        t1 = time.monotonic()
+        tr = locate.traced(ws.root, ws.cwd)
+        run = run_command(
+            f"{pkg.command} {tr.args}",
+            path,
+            tr.files,
+            report_arg=oc.JUNIT_ARG,
+            env=tr.env,
+            collect=locate.TRACE_FILE,
+        )
+        t2 = time.monotonic()
+        found = locate.suspects(run.collected, editable(ws), ws.read)
+        line = m["site"][0]
+        rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == (m["file"], line)), 0)
+        holds = _first_holds(ws, before, m, [(s.path, s.line) for s in found])
+        was = _first_holds(ws, before, m, [])
+        rows.append((m["id"], rank, len(found), holds, was, t1 - t0, t2 - t1))
+        print(
+            f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}  first unit holds it: {holds} "
+            f"(without the trace: {was})  plain {t1 - t0:.1f}s traced {t2 - t1:.1f}s",
+            flush=True,
+        )
+    n = len(rows)
+    shown = sum(1 for r in rows if r[1])
+    top = sum(1 for r in rows if r[1] == 1)
+    print(
+        f"{n} mutants: mutated line shown {shown} ({shown / n:.0%}), ranked first {top}; the "
+        f"first unit shown holds it {sum(r[3] for r in rows)} (without the trace "
+        f"{sum(r[4] for r in rows)}); test run {sum(r[5] for r in rows) / n:.2f} s plain, "
+        f"{sum(r[6] for r in rows) / n:.2f} s traced"
+    )
+
+
+def _first_holds(ws: Workspace, before: oc.Outcomes, m: dict, suspects: list) -> bool:  # noqa: ANN001
+    try:
+        units = choose(ws, before, suspects=suspects)
+    except UsageError:
+        return False
+    first, line = units[0], m["site"][0]
+    return first.path == m["file"] and _unit_holds(ws, first, line)
+
+
+def _unit_holds(ws: Workspace, unit, line: int) -> bool:  # noqa: ANN001
+    from localcode.fix.units import span
+
+    if unit.qualname is None:
+        return True
+    found = span(ws.read(unit.path), unit.qualname)
+    return bool(found and found[0] <= line <= found[1])
+
+
 def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:
     done = {(r["mutant"], r["strategy"]) for r in _rows(results)}
-    cache, work = Path.home() / ".cache/localcode/bench-sdists", Path(args.work)
+    work = Path(args.work)
+    todo = mutants(args, out)
     backend = create_backend(AgentConfig(options=LocalOptions(model=args.model)))
     try:
-        drawn = []
-        for pkg in PACKAGES:
-            src = fetch(pkg, cache)
-            mutants_file = out / f"mutants-{pkg.name}.json"
-            if not mutants_file.exists():
-                mutants_file.write_text(
-                    json.dumps(draw(pkg, src, args.per_package, args.seed, work))
-                )
-            drawn.append([(pkg, src, m) for m in json.loads(mutants_file.read_text())])
-        # round-robin over the packages, so a run stopped early still covers each of them
-        for pkg, src, m in (x for group in itertools.zip_longest(*drawn) for x in group if x):
+        for pkg, src, m in todo:
             for name in args.strategies.split(","):
                 if (m["id"], name) in done:
                     continue
@@ -278,7 +361,7 @@ def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:
                 with results.open("a") as f:
                     f.write(json.dumps(row) + "\n")
                 print(
-                    f"{m['id']:<45} {name:<10} repaired={row['repaired']} broke={len(row['broke'])} "
+                    f"{m['id']:<45} {name:<13} repaired={row['repaired']} broke={len(row['broke'])} "
                     f"{row['seconds']:.1f}s",
                     flush=True,
                 )
@@ -312,6 +395,10 @@ def one(pkg: Package, src: Path, m: dict, strategy: str, backend, work: Path) ->
         "tokens": result.tokens if result else 0,
         "rounds": len(result.rounds) if result else 0,
         "diff": result.diff if result else "",
+        "suspects": result.suspects if result else [],
+        "located": bool(
+            result and any(f"{m['file']}:{m['site'][0]}:" in s for s in result.suspects)
+        ),
         "error": error,
     }
 
@@ -331,14 +418,14 @@ def report(results: Path) -> None:
     packages = {r["package"] for r in rows}
     print(f"{len(mutants)} mutants across {len(packages)} packages ({', '.join(sorted(packages))})")
     print(
-        f"{'strategy':<10} {'repaired':>9} {'share':>6} {'claimed':>8} {'broke a test':>13} "
+        f"{'strategy':<13} {'repaired':>9} {'share':>6} {'claimed':>8} {'broke a test':>13} "
         f"{'s/repair':>9} {'tokens':>7} {'errors':>7}"
     )
     for name, rs in by.items():
         n = len(rs)
         fixed = sum(r["repaired"] for r in rs)
         print(
-            f"{name:<10} {fixed:>9} {fixed / n:>6.0%} {sum(r['claimed'] for r in rs):>8} "
+            f"{name:<13} {fixed:>9} {fixed / n:>6.0%} {sum(r['claimed'] for r in rs):>8} "
             f"{sum(bool(r['broke']) for r in rs):>13} {sum(r['seconds'] for r in rs) / n:>9.1f} "
             f"{sum(r['tokens'] for r in rs) / n:>7.0f} {sum(bool(r['error']) for r in rs):>7}"
         )

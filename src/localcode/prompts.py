@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
 TESTS_SYSTEM = (
@@ -86,14 +88,25 @@ def judge_prompt(task: str, call: str) -> list[Message]:
     return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
 
-def edit_prompt(command: str, failures: str, units: list[tuple[str, str]]) -> list[Message]:
-    """Ask for whole replacement functions, given the failing tests and `(where, source)` units."""
+def edit_prompt(
+    command: str, failures: str, units: list[tuple[str, str]], suspects: Sequence[str] = ()
+) -> list[Message]:
+    """Ask for the changed lines (or whole replacement functions), given the failing tests,
+    `(where, source)` units and the lines the failing tests single out ("path:line: code")."""
     shown = "\n\n".join(f"```python\n# {where}\n{source.rstrip()}\n```" for where, source in units)
+    lines = "\n".join(f"- {s}" for s in suspects)
+    hint = (
+        "\n\nThe lines the failing tests run and the passing tests do not, the most suspect "
+        f"first (the bug is most likely in one of them):\n{lines}"
+        if suspects
+        else ""
+    )
     user = (
         f"The test command `{command}` fails.\n\nFailures:\n{failures.strip()}\n\n"
-        f"The code the failures point at:\n\n{shown}\n\nThis code has a bug that makes the "
-        "tests fail. Find the wrong line and reply with it corrected, in one ```python block. "
-        "Reply only with the line or lines you change, not with the code that stays the same."
+        f"The code the failures point at:\n\n{shown}{hint}\n\nThis code has a bug that makes "
+        "the tests fail. Find the wrong line and reply with it corrected, in one ```python "
+        "block. Reply only with the line or lines you change, not with the code that stays "
+        "the same."
     )
     return [{"role": "system", "content": EDIT_SYSTEM}, {"role": "user", "content": user}]
 

@@ -70,6 +70,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="wall seconds for one run of the test command (default 120)",
     )
     p.add_argument(
+        "--no-locate",
+        dest="locate",
+        action="store_false",
+        help="skip the traced run that ranks the lines the failing tests single out (pytest "
+        "commands only; it costs one more run of the tests)",
+    )
+    p.add_argument(
         "--sandbox",
         choices=ISOLATIONS,
         default="auto",
@@ -121,6 +128,7 @@ def main(argv: Sequence[str]) -> int:
         test_timeout=args.test_timeout,
         isolation=cfg.sandbox,
         python=args.python,
+        locate=args.locate,
     )
     quiet = args.quiet or args.json
     say = None if quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -161,6 +169,10 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
     print(
         f"before:  {len(result.failing_before)} failing, {result.passed_before} passing", file=out
     )
+    if result.suspects:
+        print("suspect: " + result.suspects[0], file=out)
+        for line in result.suspects[1:3]:
+            print(f"         {line}", file=out)
     print("edited:  " + "; ".join(result.units), file=out)
     if best is None:
         print("result:  NO FIX - no edit fixed a failing test without breaking another", file=out)
@@ -181,7 +193,8 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         print(f"\n{f'applied to {where}' if result.applied else hint}", file=out)
     spent = result.spent
     print(
-        f"time:    baseline {spent.get('baseline', 0):.1f} s, model "
+        f"time:    baseline {spent.get('baseline', 0):.1f} s, traced run "
+        f"{spent.get('locate', 0):.1f} s, model "
         f"{spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s; "
         f"{result.tokens} tokens",
         file=out,

@@ -19,9 +19,10 @@ from ..backends.base import Backend, Completion
 from ..errors import UsageError
 from ..prompts import edit_prompt
 from ..sandbox.project import CommandRun, ProjectLimits, run_command
+from . import locate
 from . import outcomes as oc
 from .records import EditTry, FixResult, FixRound
-from .units import Unit, apply_reply, choose, label, source
+from .units import Unit, apply_reply, choose, editable, label, source
 from .workspace import Workspace
 
 MAX_REPLY_KEPT = 2000
@@ -38,6 +39,7 @@ class FixSettings:
     seed: int = 0
     max_tokens: int = 1024
     greedy: bool = True  # round 0's first edit is the temperature-0 reply
+    locate: bool = True  # a traced run ranks the lines the failures single out (fix/locate.py)
     test_timeout: float = 120.0
     isolation: str = "auto"
     python: str | None = None  # the project's interpreter; default: the active venv
@@ -65,15 +67,19 @@ def fix(
         isolation=settings.isolation,
     )
 
-    def test(edited: dict[str, str]) -> tuple[CommandRun, oc.Outcomes]:
+    def test(
+        edited: dict[str, str], trace: locate.Traced | None = None
+    ) -> tuple[CommandRun, oc.Outcomes]:
         run = run_command(
-            command,
+            f"{command} {trace.args}" if trace else command,
             ws.root,
-            edited,
+            {**edited, **trace.files} if trace else edited,
             limits=limits,
             python=settings.python,
             report_arg=oc.JUNIT_ARG if pytest else None,
             cwd=str(ws.cwd),
+            env=trace.env if trace else None,
+            collect=locate.TRACE_FILE if trace else None,
         )
         return run, oc.read(run, pytest)
 
@@ -87,9 +93,18 @@ def fix(
     result.spent = {"baseline": time.monotonic() - t0, "generation": 0.0, "tests": 0.0}
     if not failing0:
         return result
-    units = choose(ws, before, named)
+    suspects: list[locate.Suspect] = []
+    if pytest and settings.locate:
+        say("running the tests again, traced, to find the lines the failures single out")
+        t1 = time.monotonic()
+        traced_run, _ = test({}, locate.traced(ws.root, ws.cwd))
+        suspects = locate.suspects(traced_run.collected, editable(ws, named), _reader(ws))
+        result.spent["locate"] = time.monotonic() - t1
+        result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
+    units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
+    shown = [s.describe() for s in suspects if s.path in original]
     say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
     backend = connect()
     state, state_outcomes = dict(original), before
@@ -97,7 +112,7 @@ def fix(
     for index in range(settings.max_iters):
         kind = "edit" if index == 0 else "repair"
         code = [(label(u, state[u.path]), source(state[u.path], u) or "") for u in units]
-        prompt = edit_prompt(command, oc.describe(state_outcomes), code)
+        prompt = edit_prompt(command, oc.describe(state_outcomes), code, shown)
         say(f"round {index + 1}: sampling {settings.n_candidates} edits")
         t1 = time.monotonic()
         replies = _sample(backend, prompt, settings, index)
@@ -133,6 +148,16 @@ def fix(
     if result.best is not None:
         result.diff = ws.diff(result.best.files)
     return result
+
+
+def _reader(ws: Workspace) -> Callable[[str], str]:
+    def read(rel: str) -> str:
+        try:
+            return ws.read(rel)
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    return read
 
 
 def _check_baseline(

@@ -71,12 +71,14 @@ class FixResult:
     failing_before: list[str]
     passed_before: int
     units: list[str] = field(default_factory=list)
+    suspects: list[str] = field(default_factory=list)  # "path:line: code (score)", best first
     rounds: list[FixRound] = field(default_factory=list)
     best: EditTry | None = None
     diff: str = ""
     applied: bool = False
     layers: list[str] = field(default_factory=list)
-    spent: dict[str, float] = field(default_factory=dict)  # seconds: baseline, generation, tests
+    # seconds: baseline, locate (the traced run), generation, tests
+    spent: dict[str, float] = field(default_factory=dict)
 
     @property
     def repaired(self) -> bool:
@@ -104,6 +106,7 @@ class FixResult:
             "files": sorted(best.files) if best else [],
             "applied": self.applied,
             "units": self.units,
+            "suspects": self.suspects,
             "layers": self.layers,
             "spent": {k: round(v, 3) for k, v in self.spent.items()},
             "tokens": self.tokens,

@@ -86,15 +86,31 @@ def label(unit: Unit, text: str) -> str:
     return f"{unit.path}: {kind} {unit.qualname}{lines}"
 
 
-def choose(
-    ws: Workspace, outcomes: Outcomes, files: Iterable[str] = (), budget: int = MAX_UNIT_CHARS
-) -> list[Unit]:
-    """The units to show for these failures; a UsageError when none can be found or fits."""
+def editable(ws: Workspace, files: Iterable[str] = ()) -> set[str]:
+    """The files an edit may change: those named with --files, else the project's own Python
+    files that are not tests."""
     named = list(files)
-    allowed = set(named) if named else {f for f in ws.python_files() if not is_test_file(f)}
+    return set(named) if named else {f for f in ws.python_files() if not is_test_file(f)}
+
+
+def choose(
+    ws: Workspace,
+    outcomes: Outcomes,
+    files: Iterable[str] = (),
+    budget: int = MAX_UNIT_CHARS,
+    suspects: Iterable[tuple[str, int]] = (),
+) -> list[Unit]:
+    """The units to show for these failures; a UsageError when none can be found or fits.
+    Those that hold the `suspects` (path, line) come first (fix/locate.py), in their order."""
+    named = list(files)
+    allowed = editable(ws, named)
     texts = _Texts(ws)
     index = _index(sorted(allowed)[:MAX_INDEXED_FILES], texts)
     ordered: list[Unit] = []
+    for rel, line in suspects:
+        name = _enclosing(texts.get(rel), line) if rel in allowed else None
+        if name:
+            ordered.append(Unit(rel, name))
     for test_id in failing(outcomes):
         frames = _frames(ws, outcomes[test_id].message)
         o = outcomes[test_id]

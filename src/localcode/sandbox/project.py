@@ -57,6 +57,7 @@ class CommandRun:
     report: str | None = None
     layers: list[str] = field(default_factory=list)
     missing: dict[str, str] = field(default_factory=dict)
+    collected: str | None = None  # the file named by `collect`, as the command left it
 
 
 def run_command(
@@ -68,11 +69,14 @@ def run_command(
     python: str | None = None,
     report_arg: str | None = None,
     cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    collect: str | None = None,
 ) -> CommandRun:
     """Run `command` with `/bin/sh -c` in a private view of `project` where `files` (relative
     path -> text) replace or add files. `report_arg` is appended with the report file's path
     (e.g. "--junitxml=" for pytest). It runs in `cwd` (a directory in the project; its root by
-    default)."""
+    default), with `env` added to its environment. The command may write files into the
+    directory $LOCALCODE_REPORT_DIR names; the one named `collect` is read back."""
     limits = limits or ProjectLimits()
     root = os.path.realpath(project)
     if any(c in root for c in _UNSAFE_IN_MOUNT_OPTIONS):
@@ -85,9 +89,10 @@ def run_command(
         os.mkdir(report_dir)
         report = os.path.join(report_dir, "report.xml")
         full = f"{command} {report_arg}{report}" if report_arg else command
-        env = _environment(python)
+        environ = {**_environment(python), **(env or {}), "LOCALCODE_REPORT_DIR": report_dir}
         if limits.isolation == "none":
-            return _run_copied(full, root, cwd, dict(files or {}), env, limits, report, base)
+            run = _run_copied(full, root, cwd, dict(files or {}), environ, limits, report, base)
+            return _collected(run, report_dir, collect)
         spec = {
             "command": full,
             "project": root,
@@ -97,7 +102,7 @@ def run_command(
             "report_dir": report_dir,
             "files": dict(files or {}),
             "readable": _readable(root, python),
-            "env": env,
+            "env": environ,
             "limits": {
                 "cpu_seconds": limits.cpu_seconds,
                 "memory_mb": limits.memory_mb,
@@ -118,12 +123,18 @@ def run_command(
                 raise SandboxError(
                     f"The sandbox refused to run the test command: {status['error']}"
                 )
-            copied = _run_copied(full, root, cwd, dict(files or {}), env, limits, report, base)
+            copied = _run_copied(full, root, cwd, dict(files or {}), environ, limits, report, base)
             copied.missing["namespaces"] = status["error"]
-            return copied
+            return _collected(copied, report_dir, collect)
         run.layers, run.missing = status.get("layers", []), status.get("missing", {})
         run.report = _read_capped(report)
-        return run
+        return _collected(run, report_dir, collect)
+
+
+def _collected(run: CommandRun, report_dir: str, name: str | None) -> CommandRun:
+    if name:
+        run.collected = _read_capped(os.path.join(report_dir, os.path.basename(name)), 16 << 20)
+    return run
 
 
 def _supervise(
