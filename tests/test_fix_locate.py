@@ -105,3 +105,17 @@ def test_ochiai_ranks_the_line_only_failing_tests_run_first() -> None:
 @pytest.mark.parametrize("trace", [None, "", "not json", "[1, 2]", _trace((False, {"a.py": [1]}))])
 def test_no_trace_or_no_failing_test_singles_out_nothing(trace: str | None) -> None:
     assert locate.suspects(trace, {"a.py"}, lambda p: "x = 1\n") == []
+
+
+def test_a_tie_larger_than_the_limit_singles_out_nothing() -> None:
+    """One failing test, no passing one, runs 8 lines: all score 1.0, and no cut of them by line
+    number would mean anything. A smaller tie under a decisive top is dropped the same way."""
+    text = "\n".join(f"line{i}" for i in range(1, 21))
+    wide = _trace((True, {"a.py": list(range(1, 9))}), (False, {"a.py": [9]}))
+    assert locate.suspects(wide, {"a.py"}, lambda p: text, limit=5) == []
+    narrow = _trace(
+        (True, {"a.py": [1, 2, 3, 4, 5, 6, 7]}),
+        (False, {"a.py": [2, 3, 4, 5, 6, 7]}),
+    )
+    # line 1 alone scores 1.0; lines 2-7 tie at 0.707, six of them: only line 1 is shown
+    assert [s.line for s in locate.suspects(narrow, {"a.py"}, lambda p: text, limit=5)] == [1]

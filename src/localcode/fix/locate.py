@@ -72,7 +72,7 @@ def suspects(
     limit: int = MAX_SUSPECTS,
 ) -> list[Suspect]:
     """The lines of the `allowed` files (project-relative paths) ranked by Ochiai's score, best
-    first; lines under MIN_SCORE are left out; [] when the trace is missing or holds no failing
+    first, whole ties only (see _whole_ties); lines under MIN_SCORE are left out; [] when the trace is missing or holds no failing
     test. `read` gives a file's text, to quote the line."""
     runs = _read(trace)
     failed = [t for t, r in runs.items() if r["failed"]]
@@ -95,7 +95,20 @@ def suspects(
         if text.strip() and score >= MIN_SCORE - 1e-9:
             scored.append(Suspect(path, line, round(score, 3), text))
     scored.sort(key=lambda s: (-s.score, s.path, s.line))
-    return scored[:limit]
+    return _whole_ties(scored, limit)
+
+
+def _whole_ties(ranked: list[Suspect], limit: int) -> list[Suspect]:
+    """The best lines, a whole tie at a time, while they fit in `limit`: where more lines than
+    that share the top score (one failing test, and no passing test, runs a whole module's
+    worth), the trace singles nothing out, and a cut by line number would only mislead."""
+    kept: list[Suspect] = []
+    for score in sorted({s.score for s in ranked}, reverse=True):
+        tie = [s for s in ranked if s.score == score]
+        if len(kept) + len(tie) > limit:
+            break
+        kept += tie
+    return kept
 
 
 def _read(trace: str | None) -> dict[str, dict]:
