@@ -297,17 +297,10 @@ def locate_all(args: argparse.Namespace, out: Path) -> None:
         t0 = time.monotonic()
         before = oc.read(run_command(pkg.command, path, {}, report_arg=oc.JUNIT_ARG), True)
         t1 = time.monotonic()
-        tr = locate.traced(ws.root, ws.cwd)
-        run = run_command(
-            f"{pkg.command} {tr.args}",
-            path,
-            tr.files,
-            report_arg=oc.JUNIT_ARG,
-            env=tr.env,
-            collect=locate.TRACE_FILE,
-        )
+        how = locate.traced(pkg.command, ws.root, ws.cwd)
+        run = run_command(how.command, path, how.files, env=how.env, collect=locate.TRACE_FILE)
         t2 = time.monotonic()
-        found = locate.suspects(run.collected, editable(ws), ws.read)
+        found, _ = locate.find(run, len(oc.failing(before)), editable(ws), ws.read)
         line = m["site"][0]
         rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == (m["file"], line)), 0)
         holds = _first_holds(ws, before, m, [(s.path, s.line) for s in found])

@@ -4,6 +4,7 @@ sandbox, the pytest plugin loaded into the project's view) and Ochiai's ranking 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from fix_projects import BUGS, git, make_project
 from localcode.backends.mock import MockBackend
 from localcode.fix import FixSettings, Workspace, fix, locate
 from localcode.fix import outcomes as oc
-from localcode.sandbox.project import run_command
+from localcode.sandbox.project import CommandRun, run_command
 
 ONE = FixSettings(n_candidates=1, max_iters=1, greedy=False)
 
@@ -49,73 +50,150 @@ def test_no_locate_means_no_traced_run_and_no_hint(tmp_path: Path) -> None:
     assert "most suspect" not in backend.history[0].messages[1]["content"]
 
 
-def test_a_plugin_that_cannot_load_costs_the_hint_not_the_run(tmp_path: Path) -> None:
-    """A bare `pytest` whose command sets its own PYTHONPATH cannot import the plugin: the traced
-    run fails, nothing is singled out, and the edits are ranked as before."""
+def test_a_plugin_that_cannot_load_costs_the_hint_not_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin that fails to import (a real pytest run, the plugin file replaced by one that
+    raises) leaves no trace: nothing is singled out, the report says why, and the edits are
+    ranked as before."""
+    real = locate.traced
+
+    def broken(command: str, root: str, cwd: str) -> locate.Traced:
+        how = real(command, root, cwd)
+        return replace(how, files={p: "raise ImportError('no trace')\n" for p in how.files})
+
+    monkeypatch.setattr(locate, "traced", broken)
     project = make_project(tmp_path / "p", "inflection")
-    command = "PYTHONPATH=/nonexistent pytest -q test_inflection.py"
     right = "```python\nreturn string[0].lower() + camelize(string)[1:]\n```"
     backend = MockBackend(replies=[right])
-    result = fix(Workspace.open(project), command, lambda: backend, ONE)
+    result = fix(Workspace.open(project), BUGS["inflection"].command, lambda: backend, ONE)
     assert result.suspects == []
+    assert result.locate_note.startswith("the traced run wrote no trace (exit status ")
+    assert "most suspect" not in backend.history[0].messages[1]["content"]
     assert result.repaired
+
+
+def test_a_command_that_sets_its_own_pythonpath_is_traced_too(tmp_path: Path) -> None:
+    bug = BUGS["cachetools"]  # PYTHONPATH=src python -m pytest ...
+    project = make_project(tmp_path / "c", "cachetools")
+    ws = Workspace.open(project)
+    how = locate.traced(bug.command, ws.root, ws.cwd)
+    assert how.command.startswith(f"PYTHONPATH=src:{locate.PLUGIN_DIR} python -m pytest")
+    run = run_command(
+        how.command,
+        project,
+        how.files,
+        report_arg=oc.JUNIT_ARG,
+        env=how.env,
+        collect=locate.TRACE_FILE,
+    )
+    counts, outcomes = locate._read(run.collected), oc.read(run, True)
+    assert counts is not None and counts.failed and counts.passed > 10
+    assert len(counts.failed) == len(oc.failing(outcomes)) and bug.failing in oc.failing(outcomes)
+    assert "src/cachetools/__init__.py" in counts.lines
 
 
 def test_the_trace_comes_back_through_the_report_directory(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", "inflection")
     ws = Workspace.open(project)
-    tr = locate.traced(ws.root, ws.cwd)
+    how = locate.traced(BUGS["inflection"].command, ws.root, ws.cwd)
     run = run_command(
-        f"{BUGS['inflection'].command} {tr.args}",
+        how.command,
         project,
-        tr.files,
+        how.files,
         report_arg=oc.JUNIT_ARG,
-        env=tr.env,
+        env=how.env,
         collect=locate.TRACE_FILE,
     )
-    trace = json.loads(run.collected or "{}")
-    failed = [t for t, r in trace.items() if r["failed"]]
-    assert failed == ["test_inflection.py::test_camelize_with_lower_downcases_the_first_letter"]
-    assert len(trace) > 100  # every test, each with the project lines it ran
-    paths = {p for r in trace.values() for p in r["lines"]}  # project-relative, the tests too
-    assert paths == {"inflection/__init__.py", "test_inflection.py"}
+    counts = locate._read(run.collected)
+    assert counts is not None
+    assert counts.failed == [
+        "test_inflection.py::test_camelize_with_lower_downcases_the_first_letter"
+    ]
+    assert counts.passed > 100
+    assert set(counts.lines) == {"inflection/__init__.py", "test_inflection.py"}
     assert oc.failing(oc.read(run, True)) == [BUGS["inflection"].failing]
 
 
-def _trace(*runs: tuple[bool, dict[str, list[int]]]) -> str:
-    return json.dumps({f"t{i}": {"failed": f, "lines": ls} for i, (f, ls) in enumerate(runs)})
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_a_trace_file_that_is_not_a_plain_file_is_not_read(tmp_path: Path, kind: str) -> None:
+    """The tested code can write the report directory: a FIFO left as the trace would block a
+    reader forever, and a link could point anywhere. Neither is opened."""
+    project = make_project(tmp_path / "p", "inflection")
+    make = {
+        "fifo": 'mkfifo "$LOCALCODE_REPORT_DIR/trace.json"',
+        "symlink": 'ln -s /etc/hostname "$LOCALCODE_REPORT_DIR/trace.json"',
+    }[kind]
+    run = run_command(make, project, {}, collect=locate.TRACE_FILE)
+    assert run.returncode == 0 and run.collected is None
+
+
+def _run(trace: str | None, timed_out: bool = False) -> CommandRun:
+    return CommandRun(returncode=1, output="", elapsed=1.0, timed_out=timed_out, collected=trace)
+
+
+def _trace(failed: int, passed: int, lines: dict[int, list[int]]) -> str:
+    return json.dumps(
+        {
+            "failed": [f"t{i}" for i in range(failed)],
+            "passed": passed,
+            "lines": {"a.py": {str(k): v for k, v in lines.items()}, "t.py": {"1": [2, 0]}},
+        }
+    )
+
+
+TEXT = "\n".join(f"line{i}" for i in range(1, 21))
 
 
 def test_ochiai_ranks_the_line_only_failing_tests_run_first() -> None:
-    text = "\n".join(f"line{i}" for i in range(1, 11))
-    trace = _trace(
-        (True, {"a.py": [1, 2, 3], "t.py": [1]}),
-        (True, {"a.py": [1, 2]}),
-        (False, {"a.py": [1, 4]}),
-        (False, {"a.py": [1, 3]}),
-        (False, {"a.py": [1]}),
-    )
-    found = locate.suspects(trace, {"a.py"}, lambda p: text)
-    # line 2: both failing, no passing -> 1.0; line 1: 2 failing, 3 passing -> 0.63; line 3:
-    # one of each -> 0.5, under MIN_SCORE; line 4 no failing test runs; t.py is not editable
-    assert [(s.line, s.score) for s in found] == [(2, 1.0), (1, 0.632)]
+    # of 2 failing and 3 passing tests: line 2 run by both failing, no passing -> 1.0; line 1 by
+    # all 5 -> 0.632; line 3 by one of each -> 0.5, under MIN_SCORE; line 4 by no failing test;
+    # t.py is not editable
+    trace = _trace(2, 3, {1: [2, 3], 2: [2, 0], 3: [1, 1], 4: [0, 1]})
+    found, why = locate.find(_run(trace), 2, {"a.py"}, lambda p: TEXT)
+    assert [(s.line, s.score) for s in found] == [(2, 1.0), (1, 0.632)] and why == ""
     assert found[0].describe() == "a.py:2: line2"
-
-
-@pytest.mark.parametrize("trace", [None, "", "not json", "[1, 2]", _trace((False, {"a.py": [1]}))])
-def test_no_trace_or_no_failing_test_singles_out_nothing(trace: str | None) -> None:
-    assert locate.suspects(trace, {"a.py"}, lambda p: "x = 1\n") == []
 
 
 def test_a_tie_larger_than_the_limit_singles_out_nothing() -> None:
     """One failing test, no passing one, runs 8 lines: all score 1.0, and no cut of them by line
     number would mean anything. A smaller tie under a decisive top is dropped the same way."""
-    text = "\n".join(f"line{i}" for i in range(1, 21))
-    wide = _trace((True, {"a.py": list(range(1, 9))}), (False, {"a.py": [9]}))
-    assert locate.suspects(wide, {"a.py"}, lambda p: text, limit=5) == []
-    narrow = _trace(
-        (True, {"a.py": [1, 2, 3, 4, 5, 6, 7]}),
-        (False, {"a.py": [2, 3, 4, 5, 6, 7]}),
+    wide = _trace(1, 1, {i: [1, 0] for i in range(1, 9)})
+    assert locate.find(_run(wide), 1, {"a.py"}, lambda p: TEXT, limit=5) == (
+        [],
+        "no line is singled out by the failing tests",
     )
     # line 1 alone scores 1.0; lines 2-7 tie at 0.707, six of them: only line 1 is shown
-    assert [s.line for s in locate.suspects(narrow, {"a.py"}, lambda p: text, limit=5)] == [1]
+    narrow = _trace(1, 1, {1: [1, 0], **{i: [1, 1] for i in range(2, 8)}})
+    found, _ = locate.find(_run(narrow), 1, {"a.py"}, lambda p: TEXT, limit=5)
+    assert [s.line for s in found] == [1]
+
+
+def test_a_traced_run_that_disagrees_with_the_plain_one_is_not_evidence() -> None:
+    trace = _trace(3, 3, {2: [3, 0]})
+    assert locate.find(_run(trace), 1, {"a.py"}, lambda p: TEXT) == (
+        [],
+        "the traced run failed 3 tests, the plain run 1: its lines are not evidence",
+    )
+    assert locate.find(_run(trace, timed_out=True), 3, {"a.py"}, lambda p: TEXT)[1] == (
+        "the traced run of the tests timed out"
+    )
+
+
+@pytest.mark.parametrize(
+    "trace",
+    [
+        None,
+        "",
+        "not json",
+        "[1, 2]",
+        "[" * 100_000 + "]" * 100_000,  # deeper than the JSON parser recurses
+        json.dumps({"failed": ["t"], "passed": 0, "lines": {"a.py": {"2": [True, 0]}}}),
+        json.dumps({"failed": ["t"], "passed": 0, "lines": {"a.py": {"2": [-1, 0]}}}),
+        json.dumps({"failed": ["t"], "passed": 0, "lines": {"a.py": {"x": [1, 0]}}}),
+        json.dumps({"failed": "t", "passed": 0, "lines": {}}),
+    ],
+)
+def test_a_missing_or_malformed_trace_singles_out_nothing(trace: str | None) -> None:
+    found, why = locate.find(_run(trace), 1, {"a.py"}, lambda p: "x = 1\n")
+    assert found == [] and why == "the traced run wrote no trace (exit status 1)"

@@ -173,6 +173,8 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         print("suspect: " + result.suspects[0], file=out)
         for line in result.suspects[1:3]:
             print(f"         {line}", file=out)
+    elif result.locate_note:
+        print(f"suspect: none - {result.locate_note}", file=out)
     print("edited:  " + "; ".join(result.units), file=out)
     if best is None:
         print("result:  NO FIX - no edit fixed a failing test without breaking another", file=out)
@@ -193,9 +195,9 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         print(f"\n{f'applied to {where}' if result.applied else hint}", file=out)
     spent = result.spent
     print(
-        f"time:    baseline {spent.get('baseline', 0):.1f} s, traced run "
-        f"{spent.get('locate', 0):.1f} s, model "
-        f"{spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s; "
+        f"time:    baseline {spent.get('baseline', 0):.1f} s, "
+        + (f"traced run {spent['locate']:.1f} s, " if "locate" in spent else "")
+        + f"model {spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s; "
         f"{result.tokens} tokens",
         file=out,
     )

@@ -3,7 +3,7 @@
 count the failing and passing tests that run a line and F all failing tests).
 
 `fix` runs the test command once more with trace_plugin.py loaded (`traced(...)` says how) and
-reads its trace here (`suspects(...)`). A small model shown a function and a failing assertion
+reads its counts here (`find(...)`). A small model shown a function and a failing assertion
 tends to give the function back unchanged; told which lines the failures single out, it edits
 those (docs/BENCHMARKS.md, issue 20). The ranking is evidence, not a verdict: the tests still
 decide which edit wins.
@@ -14,17 +14,22 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
-MODULE = "_localcode_trace"  # the plugin's module name in the view
+from ..sandbox.project import CommandRun
+
+MODULE = "_localcode_trace"  # the plugin's module name
+PLUGIN_DIR = ".localcode_trace"  # where it lies in the view, under the command's directory
 TRACE_FILE = "trace.json"
+SLOWER = 3  # the traced run may take this many times the plain run's time limit
 MAX_SUSPECTS = 5
 # a line the passing tests run more than twice as often as the failing ones (ef = F, ep > 2F)
 # scores under this: it is not singled out, and is not shown
 MIN_SCORE = 1 / math.sqrt(3)
+_PYTHONPATH = re.compile(r"^((?:\s*[A-Za-z_]\w*=\S*)*?\s*PYTHONPATH=)(\S*)")
 
 
 @dataclass(frozen=True)
@@ -42,58 +47,87 @@ class Suspect:
 
 @dataclass(frozen=True)
 class Traced:
-    """What to add to a pytest run so that it writes the trace: the plugin as a file of the
-    view, its module on the command line, and the environment it reads."""
+    """A pytest command that writes the trace: the command itself, the plugin as a file of the
+    project's view, and the environment it reads."""
 
+    command: str
     files: dict[str, str]
-    args: str
     env: dict[str, str]
 
 
-def traced(root: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> Traced:
-    """For a pytest command run in `cwd` (a directory of the project at `root`). The plugin lies
-    in `cwd`, which `python -m pytest` puts on sys.path; PYTHONPATH names it for a bare `pytest`
-    (a command that sets its own PYTHONPATH and runs bare pytest gets no trace)."""
+def traced(command: str, root: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> Traced:
+    """`command` (pytest, run in `cwd`, a directory of the project at `root`) with the plugin
+    loaded. The plugin's directory goes on PYTHONPATH, and onto the PYTHONPATH the command sets
+    itself (`PYTHONPATH=src pytest`); a command that sets it some other way gets no trace."""
     here = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
-    where = os.path.normpath(os.path.join(here, f"{MODULE}.py"))
+    where = os.path.normpath(os.path.join(here, PLUGIN_DIR, f"{MODULE}.py"))
     plugin = resources.files(__package__).joinpath("trace_plugin.py").read_text(encoding="utf-8")
     back = os.path.relpath(os.path.realpath(root), os.path.realpath(cwd))
+    own = _PYTHONPATH.match(command)
+    if own:
+        command = f"{own.group(1)}{own.group(2)}:{PLUGIN_DIR}{command[own.end() :]}"
     return Traced(
+        command=f"{command} -p {MODULE}",
         files={where: plugin},
-        args=f"-p {MODULE}",
-        env={"PYTHONPATH": ".", "LOCALCODE_TRACE_ROOT": back},
+        env={"PYTHONPATH": PLUGIN_DIR, "LOCALCODE_TRACE_ROOT": back},
     )
 
 
+def find(
+    run: CommandRun,
+    failing: int,
+    allowed: Iterable[str],
+    read: Callable[[str], str],
+    limit: int = MAX_SUSPECTS,
+) -> tuple[list[Suspect], str]:
+    """The suspects of a traced run whose plain run had `failing` failing tests, or [] and why
+    there are none (the run timed out, wrote no trace, failed other tests, or singled out no
+    line)."""
+    if run.timed_out:
+        return [], "the traced run of the tests timed out"
+    counts = _read(run.collected)
+    if counts is None:
+        return [], f"the traced run wrote no trace (exit status {run.returncode})"
+    if len(counts.failed) != failing:
+        return [], (
+            f"the traced run failed {len(counts.failed)} tests, the plain run {failing}: "
+            "its lines are not evidence"
+        )
+    found = suspects(counts, allowed, read, limit)
+    return found, "" if found else "no line is singled out by the failing tests"
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The plugin's counts, checked: the failing tests, how many passed, and for each line of
+    each file how many failing and passing tests ran it."""
+
+    failed: list[str]
+    passed: int
+    lines: dict[str, dict[int, tuple[int, int]]]
+
+
 def suspects(
-    trace: str | None,
+    counts: Counts,
     allowed: Iterable[str],
     read: Callable[[str], str],
     limit: int = MAX_SUSPECTS,
 ) -> list[Suspect]:
     """The lines of the `allowed` files (project-relative paths) ranked by Ochiai's score, best
-    first, whole ties only (see _whole_ties); lines under MIN_SCORE are left out; [] when the trace is missing or holds no failing
-    test. `read` gives a file's text, to quote the line."""
-    runs = _read(trace)
-    failed = [t for t, r in runs.items() if r["failed"]]
-    if not failed:
+    first, whole ties only (see _whole_ties); lines under MIN_SCORE are left out. `read` gives
+    a file's text, to quote the line."""
+    total = len(counts.failed)
+    if not total:
         return []
-    keep = set(allowed)
-    ef: dict[tuple[str, int], int] = {}
-    ep: dict[tuple[str, int], int] = {}
-    for run in runs.values():
-        counts = ef if run["failed"] else ep
-        for path, lines in run["lines"].items():
-            if path in keep:
-                for line in lines:
-                    counts[(path, line)] = counts.get((path, line), 0) + 1
-    scored, sources = [], {p: read(p).splitlines() for p, _ in ef}
-    for (path, line), bad in ef.items():
-        score = bad / math.sqrt(len(failed) * (bad + ep.get((path, line), 0)))
-        source = sources[path]
-        text = source[line - 1] if 0 < line <= len(source) else ""
-        if text.strip() and score >= MIN_SCORE - 1e-9:
-            scored.append(Suspect(path, line, round(score, 3), text))
+    scored = []
+    for path in set(allowed) & set(counts.lines):
+        source = read(path).splitlines()
+        for line, (bad, good) in counts.lines[path].items():
+            if not bad or not 0 < line <= len(source) or not source[line - 1].strip():
+                continue
+            score = min(1.0, bad / math.sqrt(total * (bad + good)))
+            if score >= MIN_SCORE - 1e-9:
+                scored.append(Suspect(path, line, round(score, 3), source[line - 1]))
     scored.sort(key=lambda s: (-s.score, s.path, s.line))
     return _whole_ties(scored, limit)
 
@@ -111,21 +145,26 @@ def _whole_ties(ranked: list[Suspect], limit: int) -> list[Suspect]:
     return kept
 
 
-def _read(trace: str | None) -> dict[str, dict]:
-    """The plugin's JSON, checked; {} for none or a malformed one."""
+def _read(trace: str | None) -> Counts | None:
+    """The plugin's JSON, checked; None for none or a malformed one. It comes from a directory
+    the tested code could write: every field is checked, and nothing in it is trusted further."""
     try:
-        data = json.loads(trace or "{}")
-    except ValueError:
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    runs = {}
-    for test, run in data.items():
-        if isinstance(run, dict) and isinstance(run.get("lines"), dict):
-            lines = {
-                str(Path(p).as_posix()): [n for n in ns if isinstance(n, int)]
-                for p, ns in run["lines"].items()
-                if isinstance(ns, list)
-            }
-            runs[test] = {"failed": bool(run.get("failed")), "lines": lines}
-    return runs
+        data = json.loads(trace or "null")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("lines"), dict):
+        return None
+    failed, passed = data.get("failed"), data.get("passed")
+    if not isinstance(failed, list) or type(passed) is not int:
+        return None
+    lines: dict[str, dict[int, tuple[int, int]]] = {}
+    for path, per_line in data["lines"].items():
+        if not isinstance(per_line, dict):
+            return None
+        for line, both in per_line.items():
+            if not (str(line).isdigit() and isinstance(both, list) and len(both) == 2):
+                return None
+            if not all(type(n) is int and n >= 0 for n in both):
+                return None
+            lines.setdefault(path, {})[int(line)] = (both[0], both[1])
+    return Counts([str(t) for t in failed], passed, lines)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..backends.base import Backend, Completion
 from ..errors import UsageError
@@ -22,7 +22,7 @@ from ..sandbox.project import CommandRun, ProjectLimits, run_command
 from . import locate
 from . import outcomes as oc
 from .records import EditTry, FixResult, FixRound
-from .units import Unit, apply_reply, choose, editable, label, source
+from .units import Unit, apply_reply, choose, editable, label, source, span
 from .workspace import Workspace
 
 MAX_REPLY_KEPT = 2000
@@ -67,21 +67,34 @@ def fix(
         isolation=settings.isolation,
     )
 
-    def test(
-        edited: dict[str, str], trace: locate.Traced | None = None
-    ) -> tuple[CommandRun, oc.Outcomes]:
+    def test(edited: dict[str, str]) -> tuple[CommandRun, oc.Outcomes]:
         run = run_command(
-            f"{command} {trace.args}" if trace else command,
+            command,
             ws.root,
-            {**edited, **trace.files} if trace else edited,
+            edited,
             limits=limits,
             python=settings.python,
             report_arg=oc.JUNIT_ARG if pytest else None,
             cwd=str(ws.cwd),
-            env=trace.env if trace else None,
-            collect=locate.TRACE_FILE if trace else None,
         )
         return run, oc.read(run, pytest)
+
+    def traced() -> CommandRun:
+        how = locate.traced(command, ws.root, ws.cwd)
+        slower = locate.SLOWER
+        return run_command(
+            how.command,
+            ws.root,
+            how.files,
+            limits=replace(
+                limits, timeout=limits.timeout * slower, cpu_seconds=limits.cpu_seconds * slower
+            ),
+            python=settings.python,
+            report_arg=oc.JUNIT_ARG,
+            cwd=str(ws.cwd),
+            env=how.env,
+            collect=locate.TRACE_FILE,
+        )
 
     say(f"running `{command}` in the sandbox")
     t0 = time.monotonic()
@@ -97,14 +110,14 @@ def fix(
     if pytest and settings.locate:
         say("running the tests again, traced, to find the lines the failures single out")
         t1 = time.monotonic()
-        traced_run, _ = test({}, locate.traced(ws.root, ws.cwd))
-        suspects = locate.suspects(traced_run.collected, editable(ws, named), _reader(ws))
+        suspects, why = locate.find(traced(), len(failing0), editable(ws, named), _reader(ws))
         result.spent["locate"] = time.monotonic() - t1
         result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
+        result.locate_note = why
     units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
-    shown = [s.describe() for s in suspects if s.path in original]
+    shown = [s.describe() for s in suspects if any(_holds(u, original, s) for u in units)]
     say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
     backend = connect()
     state, state_outcomes = dict(original), before
@@ -148,6 +161,16 @@ def fix(
     if result.best is not None:
         result.diff = ws.diff(result.best.files)
     return result
+
+
+def _holds(unit: Unit, texts: dict[str, str], suspect: locate.Suspect) -> bool:
+    """The suspect's line is in the code the model is shown as `unit`."""
+    if unit.path != suspect.path:
+        return False
+    if unit.qualname is None:
+        return True
+    found = span(texts[unit.path], unit.qualname)
+    return found is not None and found[0] <= suspect.line <= found[1]
 
 
 def _reader(ws: Workspace) -> Callable[[str], str]:

@@ -72,6 +72,7 @@ class FixResult:
     passed_before: int
     units: list[str] = field(default_factory=list)
     suspects: list[str] = field(default_factory=list)  # "path:line: code (score)", best first
+    locate_note: str = ""  # why no line was singled out, when the traced run ran
     rounds: list[FixRound] = field(default_factory=list)
     best: EditTry | None = None
     diff: str = ""
@@ -107,6 +108,7 @@ class FixResult:
             "applied": self.applied,
             "units": self.units,
             "suspects": self.suspects,
+            "suspects_note": self.locate_note or None,
             "layers": self.layers,
             "spent": {k: round(v, 3) for k, v in self.spent.items()},
             "tokens": self.tokens,

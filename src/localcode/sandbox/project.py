@@ -15,6 +15,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -287,10 +288,21 @@ def _read_json(path: str) -> dict:
 
 
 def _read_capped(path: str, limit: int = MAX_OUTPUT_BYTES) -> str | None:
+    """A file the sandboxed command may have written, read without trusting it: a link, a FIFO
+    or a device left in its place is not followed or waited on (None), and at most `limit`
+    bytes are read."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(limit + 1)
     except OSError:
         return None
+    finally:
+        os.close(fd)
     text = data[:limit].decode("utf-8", "replace")
     return text + ("\n[... output cut]" if len(data) > limit else "")
