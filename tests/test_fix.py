@@ -111,6 +111,18 @@ def test_a_reply_of_changed_lines_replaces_the_most_similar_line(tmp_path: Path)
     )
 
 
+def test_a_changed_line_that_drops_return_keeps_it(tmp_path: Path) -> None:
+    """Small models quote the expression they fix: `string[0].lower() + ...` for a line that
+    reads `return string[1].lower() + ...`. The edit keeps the `return`."""
+    project = make_project(tmp_path / "p", "inflection")
+    text = (project / INFLECTION.file).read_text()
+    unit = [Unit(INFLECTION.file, "camelize")]
+    reply = "```python\nstring[0].lower() + camelize(string)[1:]\n```"
+    changed, reason = apply_reply(reply, unit, {INFLECTION.file: text})
+    assert reason == ""
+    assert "        return string[0].lower() + camelize(string)[1:]\n" in changed[INFLECTION.file]
+
+
 def test_the_kept_docstring_and_imports_of_a_reply(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", "inflection")
     text = (project / INFLECTION.file).read_text()

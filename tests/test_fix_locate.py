@@ -115,6 +115,22 @@ def test_the_trace_comes_back_through_the_report_directory(tmp_path: Path) -> No
     assert oc.failing(oc.read(run, True)) == [BUGS["inflection"].failing]
 
 
+def test_under_xdist_the_workers_counts_are_added_up(tmp_path: Path) -> None:
+    """With `-n 2` each worker traces its share of the tests; the controller adds them up."""
+    project = make_project(tmp_path / "p", "inflection")
+    command = "python -m pytest -q -n 2 test_inflection.py"
+    ws = Workspace.open(project)
+    plain = run_command(command, project, {}, report_arg=oc.JUNIT_ARG)
+    how = locate.traced(command, ws.root, ws.cwd)
+    run = run_command(how.command, project, how.files, env=how.env, collect=locate.TRACE_FILE)
+    counts = locate._read(run.collected)
+    outcomes = oc.read(plain, True)
+    assert counts is not None and len(counts.failed) == 1
+    assert counts.passed == sum(o.passed for o in outcomes.values()) > 100
+    found, _ = locate.find(run, 1, {BUGS["inflection"].file}, ws.read)
+    assert [s.text.strip() for s in found] == [BUGS["inflection"].wrong]
+
+
 @pytest.mark.parametrize("kind", ["fifo", "symlink"])
 def test_a_trace_file_that_is_not_a_plain_file_is_not_read(tmp_path: Path, kind: str) -> None:
     """The tested code can write the report directory: a FIFO left as the trace would block a

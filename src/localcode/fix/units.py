@@ -219,7 +219,7 @@ def _line_edits(
             continue
         path, i = where
         old = lines[path][i]
-        lines[path][i] = old[: len(old) - len(old.lstrip())] + line.strip()
+        lines[path][i] = old[: len(old) - len(old.lstrip())] + _keep_return(old, line.strip())
         changed = True
     if not changed:
         return {}, "the reply changes nothing"
@@ -229,6 +229,18 @@ def _line_edits(
     if broken:
         return {}, f"the edit leaves {broken[0]} unparsable"
     return new, ""
+
+
+def _keep_return(old: str, new: str) -> str:
+    """A changed line for `return <expression>` that gives only the expression (small models
+    drop the keyword when they quote the part they fix) keeps the `return`."""
+    if not old.lstrip().startswith("return ") or new.startswith("return"):
+        return new
+    try:
+        ast.parse(new, mode="eval")
+    except SyntaxError:
+        return new
+    return f"return {new}"
 
 
 class _Texts:
