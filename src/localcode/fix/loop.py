@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from ..backends.base import Backend, Completion
@@ -211,38 +210,29 @@ def _check_baseline(
 def _sample(
     backend: Backend, prompt: list, settings: FixSettings, index: int
 ) -> list[tuple[str, Completion]]:
-    """N replies: in round 0 the first is greedy (temperature 0), asked for beside the others."""
+    """N replies: in round 0 the first is greedy (temperature 0), asked for before the others.
+    First, not beside them: the samples then find the long prompt (whole functions and
+    failures, ~2k tokens) already processed in the greedy request's slot, where two requests
+    at once would each process it (bench/fix_prompt_reuse.py)."""
     n, seed = settings.n_candidates, settings.seed + index * settings.n_candidates
     greedy = settings.greedy and index == 0
     rest = n - 1 if greedy else n
     origin = "sample" if index == 0 else "repair"
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        first = (
-            pool.submit(
-                backend.complete,
-                prompt,
-                n=1,
-                temperature=0.0,
-                seed=seed,
-                max_tokens=settings.max_tokens,
-            )
-            if greedy
-            else None
+    out: list[tuple[str, Completion]] = []
+    if greedy:
+        first = backend.complete(
+            prompt, n=1, temperature=0.0, seed=seed, max_tokens=settings.max_tokens
         )
-        others = (
-            pool.submit(
-                backend.complete,
-                prompt,
-                n=rest,
-                temperature=settings.temperature,
-                seed=seed + (1 if greedy else 0),
-                max_tokens=settings.max_tokens,
-            )
-            if rest
-            else None
+        out += [("greedy", c) for c in first]
+    if rest:
+        others = backend.complete(
+            prompt,
+            n=rest,
+            temperature=settings.temperature,
+            seed=seed + (1 if greedy else 0),
+            max_tokens=settings.max_tokens,
         )
-        out = [("greedy", c) for c in (first.result() if first else [])]
-        out += [(origin, c) for c in (others.result() if others else [])]
+        out += [(origin, c) for c in others]
     return out
 
 
