@@ -34,7 +34,7 @@ from localcode.config import AgentConfig
 from localcode.errors import UsageError
 from localcode.fix import FixSettings, Workspace, fix, locate
 from localcode.fix import outcomes as oc
-from localcode.fix.units import choose, editable
+from localcode.fix.units import choose, editable, holds
 from localcode.sandbox.project import ProjectLimits, run_command
 
 
@@ -303,11 +303,11 @@ def locate_all(args: argparse.Namespace, out: Path) -> None:
         found, _ = locate.find(run, len(oc.failing(before)), editable(ws), ws.read)
         line = m["site"][0]
         rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == (m["file"], line)), 0)
-        holds = _first_holds(ws, before, m, [(s.path, s.line) for s in found])
+        now = _first_holds(ws, before, m, [(s.path, s.line) for s in found])
         was = _first_holds(ws, before, m, [])
-        rows.append((m["id"], rank, len(found), holds, was, t1 - t0, t2 - t1))
+        rows.append((m["id"], rank, len(found), now, was, t1 - t0, t2 - t1))
         print(
-            f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}  first unit holds it: {holds} "
+            f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}  first unit holds it: {now} "
             f"(without the trace: {was})  plain {t1 - t0:.1f}s traced {t2 - t1:.1f}s",
             flush=True,
         )
@@ -327,17 +327,8 @@ def _first_holds(ws: Workspace, before: oc.Outcomes, m: dict, suspects: list) ->
         units = choose(ws, before, suspects=suspects)
     except UsageError:
         return False
-    first, line = units[0], m["site"][0]
-    return first.path == m["file"] and _unit_holds(ws, first, line)
-
-
-def _unit_holds(ws: Workspace, unit, line: int) -> bool:  # noqa: ANN001
-    from localcode.fix.units import span
-
-    if unit.qualname is None:
-        return True
-    found = span(ws.read(unit.path), unit.qualname)
-    return bool(found and found[0] <= line <= found[1])
+    first = units[0]
+    return first.path == m["file"] and holds(first, ws.read(first.path), m["site"][0])
 
 
 def run_all(args: argparse.Namespace, out: Path, results: Path) -> None:

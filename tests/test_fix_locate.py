@@ -18,6 +18,20 @@ from localcode.sandbox.project import CommandRun, run_command
 ONE = FixSettings(n_candidates=1, max_iters=1, greedy=False)
 
 
+def _traced_run(project: Path, command: str) -> CommandRun:
+    """`command` run in the sandbox with the trace plugin, as `fix` runs it."""
+    ws = Workspace.open(project)
+    how = locate.traced(command, ws.root, ws.cwd)
+    return run_command(
+        how.command,
+        project,
+        how.files,
+        report_arg=oc.JUNIT_ARG,
+        env=how.env,
+        collect=locate.TRACE_FILE,
+    )
+
+
 def _line_of(project: Path, file: str, code: str) -> int:
     lines = (project / file).read_text(encoding="utf-8").splitlines()
     return next(i for i, ln in enumerate(lines, 1) if code.splitlines()[0].strip() in ln)
@@ -79,14 +93,7 @@ def test_a_command_that_sets_its_own_pythonpath_is_traced_too(tmp_path: Path) ->
     ws = Workspace.open(project)
     how = locate.traced(bug.command, ws.root, ws.cwd)
     assert how.command.startswith(f"PYTHONPATH=src:{locate.PLUGIN_DIR} python -m pytest")
-    run = run_command(
-        how.command,
-        project,
-        how.files,
-        report_arg=oc.JUNIT_ARG,
-        env=how.env,
-        collect=locate.TRACE_FILE,
-    )
+    run = _traced_run(project, bug.command)
     counts, outcomes = locate._read(run.collected), oc.read(run, True)
     assert counts is not None and counts.failed and counts.passed > 10
     assert len(counts.failed) == len(oc.failing(outcomes)) and bug.failing in oc.failing(outcomes)
@@ -95,16 +102,7 @@ def test_a_command_that_sets_its_own_pythonpath_is_traced_too(tmp_path: Path) ->
 
 def test_the_trace_comes_back_through_the_report_directory(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", "inflection")
-    ws = Workspace.open(project)
-    how = locate.traced(BUGS["inflection"].command, ws.root, ws.cwd)
-    run = run_command(
-        how.command,
-        project,
-        how.files,
-        report_arg=oc.JUNIT_ARG,
-        env=how.env,
-        collect=locate.TRACE_FILE,
-    )
+    run = _traced_run(project, BUGS["inflection"].command)
     counts = locate._read(run.collected)
     assert counts is not None
     assert counts.failed == [
@@ -121,8 +119,7 @@ def test_under_xdist_the_workers_counts_are_added_up(tmp_path: Path) -> None:
     command = "python -m pytest -q -n 2 test_inflection.py"
     ws = Workspace.open(project)
     plain = run_command(command, project, {}, report_arg=oc.JUNIT_ARG)
-    how = locate.traced(command, ws.root, ws.cwd)
-    run = run_command(how.command, project, how.files, env=how.env, collect=locate.TRACE_FILE)
+    run = _traced_run(project, command)
     counts = locate._read(run.collected)
     outcomes = oc.read(plain, True)
     assert counts is not None and len(counts.failed) == 1

@@ -21,7 +21,7 @@ from ..sandbox.project import CommandRun, ProjectLimits, run_command
 from . import locate
 from . import outcomes as oc
 from .records import EditTry, FixResult, FixRound
-from .units import Unit, apply_reply, choose, editable, label, source, span
+from .units import Unit, apply_reply, choose, editable, holds, label, reader, source
 from .workspace import Workspace
 
 MAX_REPLY_KEPT = 2000
@@ -109,14 +109,18 @@ def fix(
     if pytest and settings.locate:
         say("running the tests again, traced, to find the lines the failures single out")
         t1 = time.monotonic()
-        suspects, why = locate.find(traced(), len(failing0), editable(ws, named), _reader(ws))
+        suspects, why = locate.find(traced(), len(failing0), editable(ws, named), reader(ws))
         result.spent["locate"] = time.monotonic() - t1
         result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
         result.locate_note = why
     units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
-    shown = [s.describe() for s in suspects if any(_holds(u, original, s) for u in units)]
+    shown = [
+        s.describe()
+        for s in suspects
+        if any(u.path == s.path and holds(u, original[u.path], s.line) for u in units)
+    ]
     say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
     backend = connect()
     state, state_outcomes = dict(original), before
@@ -160,26 +164,6 @@ def fix(
     if result.best is not None:
         result.diff = ws.diff(result.best.files)
     return result
-
-
-def _holds(unit: Unit, texts: dict[str, str], suspect: locate.Suspect) -> bool:
-    """The suspect's line is in the code the model is shown as `unit`."""
-    if unit.path != suspect.path:
-        return False
-    if unit.qualname is None:
-        return True
-    found = span(texts[unit.path], unit.qualname)
-    return found is not None and found[0] <= suspect.line <= found[1]
-
-
-def _reader(ws: Workspace) -> Callable[[str], str]:
-    def read(rel: str) -> str:
-        try:
-            return ws.read(rel)
-        except (OSError, UnicodeDecodeError):
-            return ""
-
-    return read
 
 
 def _check_baseline(

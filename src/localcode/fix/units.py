@@ -10,7 +10,7 @@ import builtins
 import difflib
 import re
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -65,6 +65,19 @@ def span(text: str, qualname: str) -> tuple[int, int, str] | None:
     start = _first_line(node)
     line = text.splitlines()[start - 1]
     return start, node.end_lineno, line[: len(line) - len(line.lstrip())]
+
+
+def holds(unit: Unit, text: str, line: int) -> bool:
+    """`line` of the unit's file (whose text is `text`) is in the code shown as `unit`."""
+    if unit.qualname is None:
+        return True
+    found = span(text, unit.qualname)
+    return found is not None and found[0] <= line <= found[1]
+
+
+def reader(ws: Workspace) -> Callable[[str], str]:
+    """A project file's text by relative path, read once; '' for one that can't be read."""
+    return _Texts(ws).get
 
 
 def source(text: str, unit: Unit) -> str | None:
