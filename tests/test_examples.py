@@ -324,3 +324,8 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     assert parse_task("Write a function that adds numbers.").entry_point is None
     assert parse_task("Write a class `Stack` with push and pop.").entry_point == "Stack"
     assert parse_task("Implement a `MinStack` class.").entry_point == "MinStack"
+    # the name the task gives first: the class, not its methods; the function, not a class it uses
+    methods = "Write a class `LRUCache` with `get(key)` and `put(key, value)`."
+    assert parse_task(methods).entry_point == "LRUCache"
+    uses = "Write `area(shape)` for the class `Circle` from before."
+    assert parse_task(uses).entry_point == "area"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from localcode import extract
 from localcode.extract import bound_names, extract_code, extract_tests, parse
 from localcode.sandbox import Limits, run_tests
@@ -103,6 +107,47 @@ def test_runaway_test_replies_are_capped() -> None:
 def test_no_test_functions_gives_empty() -> None:
     assert extract_tests("I can't write tests for this.") == ""
     assert extract_tests("```python\ndef helper():\n    pass\n```") == ""
+
+
+def test_bare_asserts_become_one_test_case_each_with_their_setup() -> None:
+    reply = (
+        "```python\nimport pytest\nfrom solution import f\n\ndef f(x):\n    return 1\n\n"
+        "assert f(1) == 2\nx = f(3)\nassert x == 4\nfor i in range(3):\n    assert f(i) >= 0\n"
+        "with pytest.raises(ValueError):\n    f(-1)\nprint(f(9))\n```"
+    )
+    tests = extract_tests(reply, "f")
+    assert extract.test_names(tests) == [f"test_case_{i}" for i in range(1, 5)]
+    assert "def f(" not in tests and "print" not in tests  # their own f, a trailing call: gone
+    assert "x = f(3)\n    assert x == 4" in tests  # the setup line belongs to its assert
+
+    def cases(f: object) -> list[bool]:
+        space: dict[str, Any] = {"pytest": pytest, "f": f}
+        exec(tests, space)
+        outcomes = []
+        for name in extract.test_names(tests):
+            try:
+                space[name]()
+                outcomes.append(True)
+            except (AssertionError, pytest.fail.Exception):
+                outcomes.append(False)
+        return outcomes
+
+    def checked(x: int) -> int:
+        if x < 0:
+            raise ValueError(x)
+        return x + 1
+
+    assert cases(checked) == [True, True, True, True]
+    assert cases(lambda x: x + 1) == [True, True, True, False]  # -1 raises nothing
+    assert cases(lambda x: -1) == [False, False, False, False]
+
+
+def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
+    both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
+    assert extract.test_names(extract_tests(both, "f")) == ["test_a"]
+    many = "\n".join(f"assert f({i}) == {i}" for i in range(40))
+    assert len(extract.test_names(extract_tests(many, "f"))) == 12
+    assert extract_tests("```python\nprint(f(1))\nx = f(2)\n```", "f") == ""
 
 
 def test_tests_split_over_blocks_are_joined() -> None:

@@ -578,3 +578,31 @@ def test_without_trusted_tests_a_split_on_changed_inputs_is_put_to_a_vote(demo_t
     assert "probe_run" not in first and "probe_run" not in data["best"]
     assert set(first["behaviour"]) == {r.name for r in probes.results + changed.results}
     assert all(v[0] in "vx" for v in first["behaviour"].values())
+
+
+def test_a_function_is_tested_by_assert_lines_named_as_test_cases(demo_task: str) -> None:
+    asserts = (
+        "```python\nassert second_largest_unique([1, 2, 3, 4]) == 3\n"
+        "assert second_largest_unique([5, 5, 5, 5]) is None\n"
+        "xs = sorted([20, 10])\nassert second_largest_unique(xs) == 10\n```"
+    )
+    backend = MockBackend("demo", replies=[asserts, fenced(NO_DEDUPE), fenced(CORRECT)])
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=1), backend=backend)
+    asked = backend.history[0].messages
+    assert asked[0]["content"] == prompts.ASSERTS_SYSTEM
+    assert "as plain assert statements, one per line" in asked[-1]["content"]
+    assert "def test_case_3():\n    xs = sorted([20, 10])\n    assert" in result.tests
+    assert scores(result) == [["2/3", "3/3"]]  # NO_DEDUPE returns 5 for [5, 5, 5, 5]
+    assert result.passed and result.final_code.strip() == CORRECT.strip()
+
+
+def test_a_class_is_tested_by_test_functions_written_out() -> None:
+    task = "Write a class `Counter` with `add(x)` and `count(x)`: how many times x was added."
+    tests = "```python\ndef test_case_1():\n    c = Counter()\n    c.add(1)\n    assert c.count(1) == 1\n```"
+    code = "class Counter:\n    def __init__(self):\n        self.n = {}\n    def add(self, x):\n        self.n[x] = self.n.get(x, 0) + 1\n    def count(self, x):\n        return self.n.get(x, 0)\n"
+    backend = MockBackend("demo", replies=[tests, fenced(code)])
+    result = solve(task, cfg(n_candidates=1, max_iters=1), backend=backend)
+    asked = backend.history[0].messages
+    assert asked[0]["content"] == prompts.TESTS_SYSTEM
+    assert "pytest functions named test_case_1 ... test_case_5" in asked[-1]["content"]
+    assert result.passed and scores(result) == [["1/1"]]

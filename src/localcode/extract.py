@@ -127,7 +127,9 @@ def extract_tests(
     candidate rather than their own copy, any import of it (`from your_module import f`: the
     module is the model's placeholder), any import from a module that does not exist (the code
     under test provides those names), and top-level statements that would run at import.
-    Returns "" when the reply holds no parsable test function.
+    A reply of bare top-level asserts (the "asserts" tests prompt) becomes test_case_1..n: each
+    assert (or `with pytest.raises(...)`, or a loop of asserts) is one case, with the statements
+    just before it that set it up. Returns "" when the reply holds no test.
     """
     drop = set(exclude or ())
     if entry_point:
@@ -137,6 +139,8 @@ def extract_tests(
         if tree is None:
             continue
         kept: list[ast.stmt] = []
+        cases: list[list[ast.stmt]] = []
+        setup: list[ast.stmt] = []
         n_tests = 0
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -153,9 +157,37 @@ def extract_tests(
                 isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node)
             ):
                 kept.append(node)
+            else:  # a statement that runs at import: part of a bare assert case, or dropped
+                setup.append(node)
+                if _checks(node):
+                    cases.append(setup)
+                    setup = []
         if n_tests:
             return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
+        if cases:
+            kept += [_case(i, body) for i, body in enumerate(cases[:MAX_TESTS], start=1)]
+            return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
     return ""
+
+
+def _checks(node: ast.stmt) -> bool:
+    """An assert, a `with pytest.raises(...)`, or a statement holding an assert (a loop)."""
+    if isinstance(node, ast.With) and any(
+        isinstance(item.context_expr, ast.Call)
+        and isinstance(item.context_expr.func, (ast.Attribute, ast.Name))
+        and getattr(item.context_expr.func, "attr", getattr(item.context_expr.func, "id", ""))
+        == "raises"
+        for item in node.items
+    ):
+        return True
+    return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+
+
+def _case(index: int, body: list[ast.stmt]) -> ast.stmt:
+    func = ast.parse(f"def test_case_{index}():\n    pass\n").body[0]
+    assert isinstance(func, ast.FunctionDef)
+    func.body = body
+    return ast.fix_missing_locations(ast.copy_location(func, body[0]))
 
 
 def _without_own_names(node: ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:

@@ -406,7 +406,10 @@ class _Run:
             self.spent["tests"].seconds += time.monotonic() - t0
 
     def _write_tests(self) -> str:
-        messages = prompts.tests_prompt(self.task.text, self.task.entry_point, N_TESTS)
+        entry = self.task.entry_point
+        # a class's cases need several statements each; a function's fit on one assert line
+        style = "functions" if entry and entry[:1].isupper() else "asserts"
+        messages = prompts.tests_prompt(self.task.text, entry, N_TESTS, style)
         for attempt in range(2):  # a reply with no test functions is asked for once more
             reply = self.backend.complete(
                 messages,

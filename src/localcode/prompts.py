@@ -10,6 +10,10 @@ TESTS_SYSTEM = (
     "You write pytest unit tests for Python functions that do not exist yet. "
     "Reply with one ```python block and nothing else."
 )
+ASSERTS_SYSTEM = (
+    "You write unit tests as Python assert statements for functions that do not exist yet. "
+    "Reply with one ```python block and nothing else."
+)
 CODE_SYSTEM = (
     "You are an expert Python programmer. Reply with the complete solution in one ```python "
     "block: imports and every function it needs. No tests, no examples, no explanations."
@@ -39,8 +43,21 @@ def _target(entry_point: str | None) -> str:
     return f"`{entry_point}`" if entry_point else "the function(s) the task asks for"
 
 
-def tests_prompt(task: str, entry_point: str | None, n_tests: int = 5) -> list[Message]:
-    """Ask for `test_case_1..n` before any code exists."""
+def tests_prompt(
+    task: str, entry_point: str | None, n_tests: int = 5, style: str = "asserts"
+) -> list[Message]:
+    """Ask for tests before any code exists. "asserts": one assert line per case, which the
+    agent names test_case_1..n (the same cases in fewer tokens: bench/tests_format.py);
+    "functions": `test_case_1..n` written out, for a class, whose cases need several
+    statements each."""
+    if style == "asserts":
+        user = (
+            f"Task:\n{task.strip()}\n\nWrite {n_tests} test cases for {_target(entry_point)} as "
+            "plain assert statements, one per line, each comparing a call with its exact, "
+            "hand-checked expected value; cover normal cases and edge cases. The function is "
+            "already defined: do not import it and do not define it."
+        )
+        return [{"role": "system", "content": ASSERTS_SYSTEM}, {"role": "user", "content": user}]
     user = (
         f"Task:\n{task.strip()}\n\n"
         f"Write {n_tests} pytest functions named test_case_1 ... test_case_{n_tests} that test "
@@ -125,6 +142,7 @@ def kind_of(messages: list[Message]) -> str:
     system = messages[0]["content"] if messages else ""
     kinds = {
         TESTS_SYSTEM: "tests",
+        ASSERTS_SYSTEM: "tests",
         CODE_SYSTEM: "code",
         REFERENCE_SYSTEM: "reference",
         FIX_SYSTEM: "fix",

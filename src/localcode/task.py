@@ -40,7 +40,10 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     defs = _DEF.findall(text)
     if defs:
         return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
-    found = _BACKTICK_CALL.search(text) or _CLASS.search(text)
+    # what the task names first: "a class `Counter` with `add(x)`" asks for Counter, "a
+    # function `f(x)` that returns a `Point` class" for f
+    matches = [m for m in (_BACKTICK_CALL.search(text), _CLASS.search(text)) if m]
+    found = min(matches, key=lambda m: m.start(), default=None)
     name = next((g for g in found.groups() if g), None) if found else None
     return Task(text, entry_point or name or _example_name(text))
 
