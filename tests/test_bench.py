@@ -125,7 +125,11 @@ def test_a_fix_round_separates_best_of_n_from_the_prototype(tmp_path: Path, prob
     rows = table(proc.stdout)
     assert rows["best-of-n"][:4] == ["0/1", "(0.0%)", "0", "0"]
     assert rows["prototype"][:4] == ["1/1", "(100.0%)", "1", "0"]
-    assert (tmp_path / "out" / "results.jsonl").exists()
+    # which round turned a wrong answer into a right one, judged on the hidden tests
+    by_strategy = {r["strategy"]: r for r in lines(tmp_path / "out" / "results.jsonl")}
+    history = by_strategy["prototype"]["history"]
+    assert [(h["kind"], h["best_hidden"]) for h in history] == [("initial", False), ("fix", True)]
+    assert [h["best_hidden"] for h in by_strategy["best-of-n"]["history"]] == [False]
 
 
 def test_default_out_dir_names_the_model(tmp_path: Path, problems: Path) -> None:
@@ -426,6 +430,7 @@ def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: 
     assert best_of_n["spent"]["candidates"]["tokens"] > 0
     assert [h["kind"] for h in best_of_n["history"]] == ["initial"]
     assert best_of_n["history"][0]["best"] == best_of_n["winner"].split()[0]
+    assert best_of_n["history"][0]["best_hidden"] is False  # the 5/5 it chose is wrong
     rows = table(proc.stdout)
     assert rows["greedy"][5] == "0" and rows["best-of-n"][5] == "1"  # the "missed" column
 

@@ -142,6 +142,21 @@ def test_bare_asserts_become_one_test_case_each_with_their_setup() -> None:
     assert cases(lambda x: -1) == [False, False, False, False]
 
 
+def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
+    reply = (
+        "xs = sorted([3, 1, 2])\nassert f(xs) == 1\nys = list(xs) + [9]\n"
+        "assert f(ys) == 2\nassert f(xs, 2) == 3\nassert f([]) == 0\n"
+    )
+    tests = extract_tests(reply, "f")
+    bodies = tests.split("def test_case_")[1:]
+    assert [b.count("xs = sorted") for b in bodies] == [1, 1, 1, 0]
+    assert [b.count("ys = list") for b in bodies] == [0, 1, 0, 0]
+    space: dict[str, Any] = {"f": lambda xs, k=0: len(xs) - 2 if k == 0 else 3}
+    exec(tests, space)
+    for name in extract.test_names(tests)[:3]:
+        space[name]()  # no NameError: each case has what it reads
+
+
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
     both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
     assert extract.test_names(extract_tests(both, "f")) == ["test_a"]

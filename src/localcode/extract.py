@@ -140,7 +140,8 @@ def extract_tests(
             continue
         kept: list[ast.stmt] = []
         cases: list[list[ast.stmt]] = []
-        setup: list[ast.stmt] = []
+        setup: list[ast.stmt] = []  # statements since the last case
+        earlier: list[ast.stmt] = []  # the setup statements of the cases before
         n_tests = 0
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -160,7 +161,8 @@ def extract_tests(
             else:  # a statement that runs at import: part of a bare assert case, or dropped
                 setup.append(node)
                 if _checks(node):
-                    cases.append(setup)
+                    cases.append(_needed(earlier, setup) + setup)
+                    earlier += setup[:-1]
                     setup = []
         if n_tests:
             return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
@@ -181,6 +183,27 @@ def _checks(node: ast.stmt) -> bool:
     ):
         return True
     return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+
+
+def _needed(earlier: list[ast.stmt], body: list[ast.stmt]) -> list[ast.stmt]:
+    """The earlier setup statements a case relies on (`xs = build()` before several asserts
+    that use xs): those that bind a name the case reads, or that such a statement reads."""
+    wanted = _names(body, ast.Load)
+    kept: list[ast.stmt] = []
+    for stmt in reversed(earlier):
+        if _names([stmt], ast.Store) & wanted:
+            kept.append(stmt)
+            wanted |= _names([stmt], ast.Load)
+    return kept[::-1]
+
+
+def _names(stmts: list[ast.stmt], ctx: type[ast.expr_context]) -> set[str]:
+    return {
+        n.id
+        for stmt in stmts
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)
+    }
 
 
 def _case(index: int, body: list[ast.stmt]) -> ast.stmt:

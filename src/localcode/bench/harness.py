@@ -109,6 +109,7 @@ def run_one(
         attempt, error = Attempt(code="", self_reported=None), str(exc)
     seconds = time.monotonic() - started
     run = judge(problem, attempt.code, limits)
+    history = _judge_rounds(problem, attempt, limits, run.all_passed)
     return Outcome(
         strategy=name,
         task_id=problem.task_id,
@@ -125,8 +126,24 @@ def run_one(
         missed=not run.all_passed and _another_passes(problem, attempt, limits),
         winner=attempt.winner,
         spent=attempt.spent,
-        history=attempt.history,
+        history=history,
     )
+
+
+def _judge_rounds(
+    problem: Problem, attempt: Attempt, limits: Limits, final: bool
+) -> list[dict[str, Any]] | None:
+    """Each round's summary with whether its best so far passes the hidden tests
+    ("best_hidden"): which later rounds turned a wrong answer into a right one, or back."""
+    if attempt.history is None or len(attempt.round_bests) != len(attempt.history):
+        return attempt.history
+    known = {attempt.code: final}
+    out = []
+    for summary, code in zip(attempt.history, attempt.round_bests, strict=True):
+        if code and code not in known:
+            known[code] = judge(problem, code, limits).all_passed
+        out.append({**summary, "best_hidden": known.get(code) if code else None})
+    return out
 
 
 def _another_passes(problem: Problem, attempt: Attempt, limits: Limits) -> bool:

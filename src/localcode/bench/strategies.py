@@ -30,6 +30,7 @@ class Attempt:
     winner: str | None = None  # how the chosen code was made: "r1c2 fix" (round, index, origin)
     spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
     history: list[dict[str, Any]] | None = None  # each round's kind and best so far; loops only
+    round_bests: list[str] = field(default_factory=list)  # each round's best code; loops only
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -57,6 +58,7 @@ def greedy(problem: Problem, cfg: AgentConfig, backend: Backend) -> Attempt:
 
 def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) -> Attempt:
     result = solve(problem.prompt, replace(cfg, **changes), backend=backend)
+    by_label = {c.label: c.code for r in result.rounds for c in r.candidates}
     return Attempt(
         code=result.final_code,
         self_reported=result.passed,
@@ -68,6 +70,7 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         winner=f"{result.best.label} {result.best.origin}" if result.best else None,
         spent={k: {"seconds": v.seconds, "tokens": v.tokens} for k, v in result.spent.items()},
         history=[_round_summary(r) for r in result.rounds],
+        round_bests=[by_label.get(r.best_label or "", "") for r in result.rounds],
     )
 
 
