@@ -329,3 +329,6 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     assert parse_task(methods).entry_point == "LRUCache"
     uses = "Write `area(shape)` for the class `Circle` from before."
     assert parse_task(uses).entry_point == "area"
+    given = "Given a `Node` class for a linked list, write `reverse(head)`."
+    assert parse_task(given).entry_point == "reverse"  # a class the task uses, not asks for
+    assert parse_task("Write a class for word counts: `count(text)`.").entry_point == "count"

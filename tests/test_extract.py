@@ -157,6 +157,59 @@ def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
         space[name]()  # no NameError: each case has what it reads
 
 
+def run_cases(tests: str, f: object) -> list[bool]:
+    space: dict[str, Any] = {"f": f, "__name__": "test_solution"}
+    exec(tests, space)
+    outcomes = []
+    for name in extract.test_names(tests):
+        try:
+            space[name]()
+            outcomes.append(True)
+        except AssertionError:
+            outcomes.append(False)
+    return outcomes
+
+
+def test_bare_assert_cases_run_as_the_script_meant() -> None:
+    right = lambda x: x + 1  # noqa: E731
+    scripts = {
+        # a constant reassigned between cases: each case sees its own value
+        "x = 1\nassert f(x) == 2\nx = 5\nassert f(x) == 6": [True, True],
+        # a setup result unpacked, and a walrus read by a later case
+        "res = f(5)\nq = res\nassert q == 6\nassert (y := f(2)) == 3\nassert y > 0": [True] * 3,
+        # changed in place before a case that reads it; an augmented assignment
+        "xs = [1]\nxs.append(9)\nassert f(xs[-1]) == 10\nn = 1\nn += 1\nassert f(n) == 3": [
+            True,
+            True,
+        ],
+    }
+    for script, expected in scripts.items():
+        assert run_cases(extract_tests(script, "f"), right) == expected, script
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'if __name__ == "__main__":\n    assert f(1) == 2\n    assert f(2) == 3',
+        "try:\n    assert f(1) == 2\n    assert f(2) == 3\nexcept AssertionError:\n    print('no')",
+        "try:\n    assert f(1) == 2\nexcept Exception as e:\n    print(e)\nassert f(2) == 3",
+    ],
+    ids=["main-block", "try-assertion-error", "try-exception"],
+)
+def test_asserts_a_script_hides_from_failing_still_fail_a_wrong_program(script: str) -> None:
+    tests = extract_tests(script, "f")
+    assert run_cases(tests, lambda x: x + 1) == [True, True]
+    assert run_cases(tests, lambda x: -999) == [False, False]
+
+
+def test_a_case_that_cannot_run_as_a_test_is_dropped_and_nothing_raises() -> None:
+    for bad in ["yield 1\nassert f(1) == 2", "return\nassert f(1) == 2", "assert await f(1) == 2"]:
+        tests = extract_tests(bad + "\nassert f(2) == 3", "f")
+        assert run_cases(tests, lambda x: x + 1) == [True], bad  # the good case alone
+    deep = "assert f(1) == " + "1 + " * 2000 + "1"
+    assert extract_tests(deep, "f") == ""
+
+
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
     both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
     assert extract.test_names(extract_tests(both, "f")) == ["test_a"]

@@ -129,7 +129,7 @@ def extract_tests(
     under test provides those names), and top-level statements that would run at import.
     A reply of bare top-level asserts (the "asserts" tests prompt) becomes test_case_1..n: each
     assert (or `with pytest.raises(...)`, or a loop of asserts) is one case, with the statements
-    just before it that set it up. Returns "" when the reply holds no test.
+    before it that it reads (see _needed). Returns "" when the reply holds no test.
     """
     drop = set(exclude or ())
     if entry_point:
@@ -138,38 +138,81 @@ def extract_tests(
         tree = parse(source)
         if tree is None:
             continue
-        kept: list[ast.stmt] = []
-        cases: list[list[ast.stmt]] = []
-        setup: list[ast.stmt] = []  # statements since the last case
-        earlier: list[ast.stmt] = []  # the setup statements of the cases before
-        n_tests = 0
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if node.name in drop:
-                    continue
-                if node.name.startswith("test") and not isinstance(node, ast.ClassDef):
-                    if n_tests >= MAX_TESTS:
-                        continue
-                    n_tests += 1
-                kept.append(node)
-            elif isinstance(node, ast.ImportFrom):
-                kept += _without_own_names(node, drop)
-            elif isinstance(node, ast.Import) or (
-                isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node)
-            ):
-                kept.append(node)
-            else:  # a statement that runs at import: part of a bare assert case, or dropped
-                setup.append(node)
-                if _checks(node):
-                    cases.append(_needed(earlier, setup) + setup)
-                    earlier += setup[:-1]
-                    setup = []
-        if n_tests:
-            return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
-        if cases:
-            kept += [_case(i, body) for i, body in enumerate(cases[:MAX_TESTS], start=1)]
-            return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
+        try:
+            tests = _tests_from(tree, drop)
+        except (RecursionError, MemoryError, ValueError):  # absurdly nested text is no test
+            continue
+        if tests:
+            return tests
     return ""
+
+
+def _tests_from(tree: ast.Module, drop: set[str]) -> str:
+    ordered: list[ast.stmt] = []  # what a reply of test functions keeps, in order
+    head: list[ast.stmt] = []  # ... less its constants: what a reply of bare asserts keeps
+    loose: list[ast.stmt] = []  # statements that run at import: the cases of bare asserts
+    n_tests = 0
+    for node in _top_level(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name in drop:
+                continue
+            if node.name.startswith("test") and not isinstance(node, ast.ClassDef):
+                if n_tests >= MAX_TESTS:
+                    continue
+                n_tests += 1
+            ordered.append(node)
+            head.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            kept = _without_own_names(node, drop) if isinstance(node, ast.ImportFrom) else [node]
+            ordered += kept
+            head += kept
+        else:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and not _calls_anything(node):
+                ordered.append(node)
+            loose.append(node)
+    if n_tests:
+        return ast.unparse(ast.Module(body=ordered, type_ignores=[])) + "\n"
+    cases = [c for c in _cases(loose) if _runs_as_a_test(c)]
+    if not cases:
+        return ""
+    named = [_case(i, body) for i, body in enumerate(cases[:MAX_TESTS], start=1)]
+    return ast.unparse(ast.Module(body=head + named, type_ignores=[])) + "\n"
+
+
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of a script as they run: the body of `if __name__ == "__main__":`, and of
+    a `try` that catches failed asserts (which would make every case pass), in their place."""
+    out: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            out += _top_level(node.body)
+        elif isinstance(node, ast.Try) and any(_swallows(h) for h in node.handlers):
+            out += _top_level(node.body + node.finalbody)
+        else:
+            out.append(node)
+    return out
+
+
+def _swallows(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught else []
+    return caught is None or any(
+        isinstance(n, ast.Name) and n.id in {"AssertionError", "Exception", "BaseException"}
+        for n in names
+    )
+
+
+def _cases(loose: list[ast.stmt]) -> list[list[ast.stmt]]:
+    cases: list[list[ast.stmt]] = []
+    setup: list[ast.stmt] = []  # statements since the last case
+    earlier: list[ast.stmt] = []  # every statement of the cases before
+    for node in loose:
+        setup.append(node)
+        if _checks(node):
+            cases.append(_needed(earlier, setup) + setup)
+            earlier += setup
+            setup = []
+    return cases
 
 
 def _checks(node: ast.stmt) -> bool:
@@ -186,15 +229,38 @@ def _checks(node: ast.stmt) -> bool:
 
 
 def _needed(earlier: list[ast.stmt], body: list[ast.stmt]) -> list[ast.stmt]:
-    """The earlier setup statements a case relies on (`xs = build()` before several asserts
-    that use xs): those that bind a name the case reads, or that such a statement reads."""
-    wanted = _names(body, ast.Load)
+    """The earlier statements a case relies on, in order: those that bind a variable the case
+    reads (`xs = build()` before several asserts on xs; an earlier assert's `:=`), those that
+    change it in place (`xs.append(9)`, `xs[0] = 1`), and what those in turn read. An earlier
+    check is brought along only for a name it binds: its own failure is its own case's."""
+    variables = _names(earlier, ast.Store)
+    wanted = _reads(body) & variables
     kept: list[ast.stmt] = []
     for stmt in reversed(earlier):
-        if _names([stmt], ast.Store) & wanted:
+        binds = bool(_names([stmt], ast.Store) & wanted)
+        changes = _changes_in_place(stmt) and bool(_reads([stmt]) & wanted)
+        if binds or (changes and not _checks(stmt)):
             kept.append(stmt)
-            wanted |= _names([stmt], ast.Load)
+            wanted |= _reads([stmt]) & variables
     return kept[::-1]
+
+
+def _changes_in_place(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Expr, ast.Delete)):
+        return True
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    return any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in targets)
+
+
+def _reads(stmts: list[ast.stmt]) -> set[str]:
+    """Names read, an augmented assignment's target (`n += 1` reads n) among them."""
+    augmented = {
+        n.target.id
+        for stmt in stmts
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+    }
+    return _names(stmts, ast.Load) | augmented
 
 
 def _names(stmts: list[ast.stmt], ctx: type[ast.expr_context]) -> set[str]:
@@ -206,11 +272,26 @@ def _names(stmts: list[ast.stmt], ctx: type[ast.expr_context]) -> set[str]:
     }
 
 
+_NOT_IN_A_TEST = (ast.Yield, ast.YieldFrom, ast.Return, ast.Await, ast.Nonlocal)
+
+
+def _runs_as_a_test(body: list[ast.stmt]) -> bool:
+    """A case that compiles as a test function and runs its checks: not one that would turn
+    the test into a generator, return before its asserts, or fail to compile."""
+    if any(isinstance(n, _NOT_IN_A_TEST) for stmt in body for n in ast.walk(stmt)):
+        return False
+    try:
+        compile(ast.unparse(_case(1, body)), "<test>", "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _case(index: int, body: list[ast.stmt]) -> ast.stmt:
     func = ast.parse(f"def test_case_{index}():\n    pass\n").body[0]
     assert isinstance(func, ast.FunctionDef)
     func.body = body
-    return ast.fix_missing_locations(ast.copy_location(func, body[0]))
+    return func
 
 
 def _without_own_names(node: ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:

@@ -16,6 +16,10 @@ from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 # "a class `Stack`", "class Stack", "a `Stack` class"
 _CLASS = re.compile(r"\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b")
+_CLASS_ASKED = re.compile(
+    r"\b(?i:write|implement|design|create|build|define|make|code)\b[^.\n`]*?"
+    r"(?:\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b)"
+)
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
@@ -40,10 +44,14 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     defs = _DEF.findall(text)
     if defs:
         return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
-    # what the task names first: "a class `Counter` with `add(x)`" asks for Counter, "a
-    # function `f(x)` that returns a `Point` class" for f
-    matches = [m for m in (_BACKTICK_CALL.search(text), _CLASS.search(text)) if m]
-    found = min(matches, key=lambda m: m.start(), default=None)
+    # a class the task asks to be written, before any call in backticks ("write a class
+    # `LRUCache` with `get(key)`"); a class it only uses ("given a `Node` class, write
+    # `reverse(head)`") gives way to the call
+    call, asked = _BACKTICK_CALL.search(text), _CLASS_ASKED.search(text)
+    if asked and (call is None or asked.start() < call.start()):
+        found: re.Match[str] | None = asked
+    else:
+        found = call or _CLASS.search(text)
     name = next((g for g in found.groups() if g), None) if found else None
     return Task(text, entry_point or name or _example_name(text))
 
