@@ -109,6 +109,19 @@ def test_no_test_functions_gives_empty() -> None:
     assert extract_tests("```python\ndef helper():\n    pass\n```") == ""
 
 
+def run_cases(tests: str, f: object) -> list[bool]:
+    space: dict[str, Any] = {"f": f, "__name__": "test_solution"}
+    exec(tests, space)
+    outcomes = []
+    for name in extract.test_names(tests):
+        try:
+            space[name]()
+            outcomes.append(True)
+        except (AssertionError, pytest.fail.Exception):  # a failed assert, or no raise
+            outcomes.append(False)
+    return outcomes
+
+
 def test_bare_asserts_become_one_test_case_each_with_their_setup() -> None:
     reply = (
         "```python\nimport pytest\nfrom solution import f\n\ndef f(x):\n    return 1\n\n"
@@ -120,26 +133,14 @@ def test_bare_asserts_become_one_test_case_each_with_their_setup() -> None:
     assert "def f(" not in tests and "print" not in tests  # their own f, a trailing call: gone
     assert "x = f(3)\n    assert x == 4" in tests  # the setup line belongs to its assert
 
-    def cases(f: object) -> list[bool]:
-        space: dict[str, Any] = {"pytest": pytest, "f": f}
-        exec(tests, space)
-        outcomes = []
-        for name in extract.test_names(tests):
-            try:
-                space[name]()
-                outcomes.append(True)
-            except (AssertionError, pytest.fail.Exception):
-                outcomes.append(False)
-        return outcomes
-
     def checked(x: int) -> int:
         if x < 0:
             raise ValueError(x)
         return x + 1
 
-    assert cases(checked) == [True, True, True, True]
-    assert cases(lambda x: x + 1) == [True, True, True, False]  # -1 raises nothing
-    assert cases(lambda x: -1) == [False, False, False, False]
+    assert run_cases(tests, checked) == [True, True, True, True]
+    assert run_cases(tests, lambda x: x + 1) == [True, True, True, False]  # -1 raises nothing
+    assert run_cases(tests, lambda x: -1) == [False, False, False, False]
 
 
 def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
@@ -155,19 +156,6 @@ def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
     exec(tests, space)
     for name in extract.test_names(tests)[:3]:
         space[name]()  # no NameError: each case has what it reads
-
-
-def run_cases(tests: str, f: object) -> list[bool]:
-    space: dict[str, Any] = {"f": f, "__name__": "test_solution"}
-    exec(tests, space)
-    outcomes = []
-    for name in extract.test_names(tests):
-        try:
-            space[name]()
-            outcomes.append(True)
-        except AssertionError:
-            outcomes.append(False)
-    return outcomes
 
 
 def test_bare_assert_cases_run_as_the_script_meant() -> None:
