@@ -252,6 +252,18 @@ def test_returned_function_is_callable(pool):
     assert run(pool, code, tests).all_passed
 
 
+def test_a_solution_function_has_its_name_for_messages(pool):
+    # benchmark checks format `candidate.__name__` into their failure messages
+    tests = (
+        "def check(candidate):\n    got = candidate(1, 2)\n"
+        "    assert got == 3, f'{candidate.__name__}(1, 2) returned {got!r}'\n\n"
+        "def test_hidden():\n    check(add)\n"
+    )
+    assert run(pool, ADD, tests).all_passed
+    wrong = run(pool, "def add(a, b):\n    return a - b\n", tests)
+    assert "add(1, 2) returned -1" in wrong.results[0].message
+
+
 def test_crash_is_reported(pool):
     code = "import ctypes\ndef add(a, b):\n    ctypes.string_at(0)\n"
     result = run(pool, code, ADD_TESTS)
