@@ -171,6 +171,8 @@ def test_a_round_that_changes_nothing_ends_the_run(demo_task: str) -> None:
     failing = solve(shown, cfg(max_iters=4, later_rounds="fix"), backend=wrong)
     assert failing.rounds_used == 4 and failing.best is not None
     assert failing.best.example_run is not None and not failing.best.example_run.all_passed
+    assert [r.best_trusted for r in failing.rounds] == [False] * 4
+    assert [r.best_trusted for r in result.rounds] == [None] * 3  # no example, no --tests
     again = MockBackend("demo", replies=[DEMO_TESTS])
     again.enqueue(*[WRONG_ALL] * 4, *[fenced(NO_DEDUPE)] * 16)
     every = cfg(max_iters=5, later_rounds="fix", stop_unchanged=False)

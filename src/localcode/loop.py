@@ -230,6 +230,8 @@ class _Run:
         rnd.support, rnd.suspect_tests = ranking.support, list(ranking.suspect)
         rnd.agree, rnd.rival = ranking.agree, max(ranking.rival, ranking.split)
         rnd.programs = ranking.programs
+        trusted = best.trusted_runs if best else []
+        rnd.best_trusted = all(r.all_passed for r in trusted) if trusted else None
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 

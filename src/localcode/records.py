@@ -110,6 +110,8 @@ class Round:
     rival: int = 0  # distinct programs in the largest group that behaves otherwise
     programs: int = 0  # distinct programs sampled so far (codet ranking)
     suspect_tests: list[str] = field(default_factory=list)
+    # the best passes every trusted test (your tests, the task's examples); None: there are none
+    best_trusted: bool | None = None
     generation_s: float = 0.0
     scoring_s: float = 0.0
 

@@ -84,6 +84,7 @@ def _round_summary(rnd: Round) -> dict[str, Any]:
         "rival": rnd.rival,
         "programs": rnd.programs,
         "suspect": rnd.suspect_tests,
+        "trusted": rnd.best_trusted,
     }
 
 
