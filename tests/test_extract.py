@@ -198,6 +198,13 @@ def test_a_case_that_cannot_run_as_a_test_is_dropped_and_nothing_raises() -> Non
     assert extract_tests(deep, "f") == ""
 
 
+def test_a_reply_cut_at_its_token_limit_keeps_its_finished_cases() -> None:
+    cut = "```python\nassert f(1) == 2\nassert f(2) == 3\nassert f([1, 2, 3, 4, 5, 6, 7"
+    assert run_cases(extract_tests(cut, "f"), lambda x: x + 1) == [True, True]
+    functions = "```python\ndef test_a():\n    assert f(1) == 2\n\ndef test_b():\n    assert f(["
+    assert extract.test_names(extract_tests(functions, "f")) == ["test_a"]
+
+
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
     both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
     assert extract.test_names(extract_tests(both, "f")) == ["test_a"]

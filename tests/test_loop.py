@@ -593,6 +593,7 @@ def test_a_function_is_tested_by_assert_lines_named_as_test_cases(demo_task: str
     asked = backend.history[0].messages
     assert asked[0]["content"] == prompts.ASSERTS_SYSTEM
     assert "as plain assert statements, one per line" in asked[-1]["content"]
+    assert backend.history[0].max_tokens == 500  # 100 a case: past it, a model lists on and on
     assert "def test_case_3():\n    xs = sorted([20, 10])\n    assert" in result.tests
     assert scores(result) == [["2/3", "3/3"]]  # NO_DEDUPE returns 5 for [5, 5, 5, 5]
     assert result.passed and result.final_code.strip() == CORRECT.strip()
@@ -607,4 +608,5 @@ def test_a_class_is_tested_by_test_functions_written_out() -> None:
     asked = backend.history[0].messages
     assert asked[0]["content"] == prompts.TESTS_SYSTEM
     assert "pytest functions named test_case_1 ... test_case_5" in asked[-1]["content"]
+    assert backend.history[0].max_tokens == 1024  # --max-test-tokens' default
     assert result.passed and scores(result) == [["1/1"]]

@@ -135,7 +135,7 @@ def extract_tests(
     if entry_point:
         drop.add(entry_point)
     for source in _test_sources(reply):
-        tree = parse(source)
+        tree = parse(source) or _cut_tail(source)
         if tree is None:
             continue
         try:
@@ -145,6 +145,17 @@ def extract_tests(
         if tests:
             return tests
     return ""
+
+
+def _cut_tail(source: str, most: int = 40) -> ast.Module | None:
+    """A reply cut at its token limit, without the lines the cut left unfinished: the longest
+    prefix that parses, dropping at most `most` trailing lines."""
+    lines = source.splitlines()
+    for end in range(len(lines) - 1, max(0, len(lines) - 1 - most), -1):
+        tree = parse("\n".join(lines[:end]))
+        if tree is not None and tree.body:
+            return tree
+    return None
 
 
 def _tests_from(tree: ast.Module, drop: set[str]) -> str:

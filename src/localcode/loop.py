@@ -41,6 +41,9 @@ from .task import (
 )
 
 N_TESTS = 5
+# a reply of assert lines needs about 50 tokens a case: more is a model listing cases past the
+# count asked for (seen: ~900 tokens for 5 asked), cut here, its finished lines kept
+ASSERT_TOKENS_PER_CASE = 100
 MAX_JUDGE_CALLS = 6  # judge replies per run, one per disputed input
 JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 
@@ -412,18 +415,25 @@ class _Run:
         # a class's cases need several statements each; a function's fit on one assert line
         style = "functions" if entry and entry[:1].isupper() else "asserts"
         messages = prompts.tests_prompt(self.task.text, entry, N_TESTS, style)
+        budget = self.cfg.max_test_tokens
+        if style == "asserts":
+            budget = min(budget, ASSERT_TOKENS_PER_CASE * N_TESTS)
         for attempt in range(2):  # a reply with no test functions is asked for once more
             reply = self.backend.complete(
                 messages,
                 n=1,
                 temperature=0.0 if attempt == 0 else 0.7,
                 seed=self.cfg.seed + attempt,
-                max_tokens=self.cfg.max_test_tokens,
+                max_tokens=budget,
             )[0]
             self._count(reply, "tests")
             if reply.error:
                 raise BackendError(f"Test generation failed: {reply.error}")
             tests = extract_tests(reply.text, self.task.entry_point)
+            if tests and reply.finish_reason == "length":
+                self.notes.append(
+                    f"the tests reply was cut at {budget} tokens; its finished cases were kept"
+                )
             if tests:
                 self.emit(Event("tests_ready", detail=tests))
                 return tests
