@@ -37,13 +37,18 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
 
 
 def test_fix_scenario_shows_each_kind_of_later_round() -> None:
-    # a task alone: fresh samples; the scenario's reference is wrong, so the pass is not claimed
+    # round 0's best passes 4 of 5 generated tests (and there is no trusted test): by default
+    # no fresh round is drawn for it (docs/METHOD.md, "Rounds that pay for themselves")
     proc = localcode("--backend", "mock", "--model", "fix")
+    assert proc.returncode == 1 and "=== Round 1" not in proc.stderr
+    assert "stopped after round 0: the best passes every trusted test" in proc.stdout
+    # a task alone: fresh samples; the scenario's reference is wrong, so the pass is not claimed
+    proc = localcode("--backend", "mock", "--model", "fix", "--all-rounds")
     assert proc.returncode == 1
     assert "the brute-force reference r0c1 returns 20 for second_largest_unique([10, 20])" in (
         proc.stdout
     )
-    proc = localcode("--backend", "mock", "--model", "fix", "--no-reference")
+    proc = localcode("--backend", "mock", "--model", "fix", "--no-reference", "--all-rounds")
     assert proc.returncode == 0
     assert "=== Round 1: generating 4 fresh candidates in parallel ===" in proc.stderr
     assert "best so far: round 1 candidate 0 (a fresh sample), 5/5" in proc.stderr

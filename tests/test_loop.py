@@ -99,7 +99,11 @@ def test_fresh_later_rounds_sample_anew_instead_of_repairing(demo_task: str) -> 
 def test_later_rounds_repair_the_users_code_and_sample_fresh_for_a_task_alone(
     demo_task: str,
 ) -> None:
-    alone = solve(demo_task, cfg(n_candidates=2, max_iters=2), backend=MockBackend("fix"))
+    alone = solve(
+        demo_task,
+        cfg(n_candidates=2, max_iters=2, stop_unchanged=False),
+        backend=MockBackend("fix"),
+    )
     assert [r.kind for r in alone.rounds] == ["initial", "fresh"]
     given = solve(
         demo_task, cfg(n_candidates=2, max_iters=2), backend=MockBackend("fix"), code=NO_DEDUPE
@@ -130,7 +134,9 @@ def test_fix_prompt_carries_the_best_code_and_its_failures(demo_task: str) -> No
 def test_best_is_kept_and_a_worse_round_never_replaces_it(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE), WRONG_ALL])
     backend.enqueue(WRONG_ALL, WRONG_ALL)  # round 1: both worse
-    result = solve(demo_task, cfg(n_candidates=2, max_iters=2), backend=backend)
+    result = solve(
+        demo_task, cfg(n_candidates=2, max_iters=2, later_rounds="fresh"), backend=backend
+    )
     assert scores(result) == [["4/5", "0/5"], ["0/5", "0/5"]]
     assert result.final_code.strip() == NO_DEDUPE.strip()
     assert result.score == pytest.approx(0.8) and not result.passed
@@ -213,7 +219,9 @@ def test_one_failed_generation_costs_that_candidate_only(demo_task: str) -> None
 def test_a_failed_round_keeps_the_best_so_far(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE)])
     backend.enqueue(BackendError("context overflow"))
-    result = solve(demo_task, cfg(n_candidates=1, max_iters=2), backend=backend)
+    result = solve(
+        demo_task, cfg(n_candidates=1, max_iters=2, later_rounds="fresh"), backend=backend
+    )
     assert result.rounds[1].candidates[0].error is not None
     assert result.final_code.strip() == NO_DEDUPE.strip()
     assert result.score == pytest.approx(0.8)
@@ -222,7 +230,9 @@ def test_a_failed_round_keeps_the_best_so_far(demo_task: str) -> None:
 def test_a_backend_gone_mid_run_stops_the_rounds_with_a_note(demo_task: str) -> None:
     backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE)])
     backend.enqueue(BackendUnavailable("server gone"))
-    result = solve(demo_task, cfg(n_candidates=1, max_iters=3), backend=backend)
+    result = solve(
+        demo_task, cfg(n_candidates=1, max_iters=3, later_rounds="fresh"), backend=backend
+    )
     assert len(result.rounds) == 2
     assert result.rounds[1].candidates[0].error == "generation failed: unavailable: server gone"
     assert "stopped early: the backend became unavailable" in result.notes
@@ -538,7 +548,9 @@ def test_a_vote_that_settles_nothing_yet_is_followed_by_another(demo_task: str) 
     same_again = [fenced(NO_DEDUPE), fenced(CORRECT)] * 2  # round 1 changes nothing
     replies = [tests, *same_again, fenced(CORRECT_ALT), fenced(CORRECT_THIRD)]
     backend = MockBackend("demo", replies=replies)
-    result = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=backend)
+    result = solve(
+        demo_task, cfg(n_candidates=2, max_iters=3, later_rounds="fresh"), backend=backend
+    )
     assert [r.kind for r in result.rounds] == ["initial", "fresh", "fresh"]
     assert (result.rounds[1].agree, result.rounds[1].rival) == (1, 1)
     assert result.passed and result.rounds[2].agree == 3
@@ -565,7 +577,9 @@ def test_without_trusted_tests_a_split_on_changed_inputs_is_put_to_a_vote(demo_t
     )
     replies = [tests, fenced(NO_DEDUPE), fenced(CORRECT), fenced(CORRECT_ALT), fenced(CORRECT)]
     backend = MockBackend("demo", replies=replies)
-    result = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=backend)
+    result = solve(
+        demo_task, cfg(n_candidates=2, max_iters=3, later_rounds="fresh"), backend=backend
+    )
     assert result.examples is None and result.rounds[0].candidates[0].all_passed
     assert [r.kind for r in result.rounds] == ["initial", "fresh"]
     assert (result.rounds[0].agree, result.rounds[0].rival) == (1, 1)
@@ -610,3 +624,29 @@ def test_a_class_is_tested_by_test_functions_written_out() -> None:
     assert "pytest functions named test_case_1 ... test_case_5" in asked[-1]["content"]
     assert backend.history[0].max_tokens == 1024  # --max-test-tokens' default
     assert result.passed and scores(result) == [["1/1"]]
+
+
+def test_fresh_rounds_are_drawn_only_where_the_best_is_known_wrong_or_unsupported(
+    demo_task: str,
+) -> None:
+    # NO_DEDUPE passes 4 of 5 generated tests and there is no trusted test: no more rounds
+    backend = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE), WRONG_ALL])
+    result = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=backend)
+    assert [r.kind for r in result.rounds] == ["initial"] and len(backend.history) == 2
+    assert "stopped after round 0: the best passes every trusted test" in result.notes[-1]
+    # ... but the same best failing the task's own example is known wrong: rounds go on
+    shown = demo_task + "\nassert second_largest_unique([5, 5, 4]) == 4"
+    wrong = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE), WRONG_ALL])
+    again = solve(shown, cfg(n_candidates=2, max_iters=3), backend=wrong)
+    assert [r.kind for r in again.rounds][:2] == ["initial", "fresh"]
+    assert again.rounds[0].best_trusted is False
+    # ... and so are they for a best that passes no generated test at all
+    none = MockBackend("demo", replies=[DEMO_TESTS, WRONG_ALL, WRONG_ALL])
+    none.enqueue(fenced(NO_DEDUPE), WRONG_ALL)
+    lifted = solve(demo_task, cfg(n_candidates=2, max_iters=3), backend=none)
+    assert [r.kind for r in lifted.rounds] == ["initial", "fresh"]
+    assert lifted.score == pytest.approx(0.8)  # round 1 found support, and the run stopped
+    # --all-rounds draws them all
+    every = MockBackend("demo", replies=[DEMO_TESTS, fenced(NO_DEDUPE), WRONG_ALL])
+    drawn = solve(demo_task, cfg(n_candidates=2, max_iters=3, stop_unchanged=False), backend=every)
+    assert [r.kind for r in drawn.rounds] == ["initial", "fresh"] and drawn.passed

@@ -181,6 +181,14 @@ class _Run:
                         "behaviour nor its score, so another round would most likely not either"
                     )
                 break
+            if self._supported(ranking) and len(self.rounds) < self.cfg.max_iters:
+                if not verdict(ranking, self.judged_for).final:
+                    self.notes.append(
+                        f"stopped after round {rnd.index}: the best passes every trusted test "
+                        "and some of the generated ones; fresh samples have not turned such an "
+                        "answer into a right one in the measured runs (--all-rounds draws them)"
+                    )
+                break
         final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
@@ -203,6 +211,24 @@ class _Run:
             and not verdict(ranking).passes  # a disputed pass has its own rule: votes
             and all(r.all_passed for r in best.trusted_runs)
             and _answer(ranking) == before
+        )
+
+    def _supported(self, ranking: Ranking) -> bool:
+        """Whether the next round would most likely not change the answer: it would be fresh
+        samples (--later-rounds auto, a task alone), and the best passes every trusted test (your tests, the task's
+        examples; vacuously when there are none) and at least one generated test. Over the
+        committed benchmark runs, fresh rounds turned a wrong answer into a right one only
+        where the best failed every generated test or a trusted one, and the claims they led
+        to were false about half the time (docs/METHOD.md, "Rounds that pay for themselves")."""
+        best = ranking.best
+        return (
+            self.cfg.stop_unchanged
+            and best is not None
+            and best.run is not None
+            and best.run.passed > 0
+            and all(r.all_passed for r in best.trusted_runs)
+            and self.cfg.later_rounds == "auto"  # a kind you asked for is drawn
+            and self._next_kind(ranking) == "fresh"
         )
 
     def _function_probes(self, calls: list[str]) -> None:

@@ -47,8 +47,9 @@ LOOP_HELP = {
     "--no-judge": "don't ask the model which result is right where candidates disagree on an input",
     "--no-reference": "round 0 asks for no brute-force reference program (by default one of N "
     "at N >= 3; a pass it contradicts is not claimed)",
-    "--all-rounds": "draw rounds up to --max-iters while nothing passes, even after a round "
-    "that changed neither the best's behaviour nor its score (which ends the run by default)",
+    "--all-rounds": "draw rounds up to --max-iters while nothing passes; by default a run "
+    "ends after a round that changed neither the best's behaviour nor its score, and draws no "
+    "fresh round for a best that passes every trusted test and some generated ones",
     "--max-tokens": "max tokens per generated reply (default 1024)",
 }
 
