@@ -153,7 +153,7 @@ class _Run:
         if self.cfg.ranking == "codet":
             entry = self.task.entry_point
             sources = [self.user_tests, self.examples, self.tests]
-            if entry and entry[:1].isupper():  # a class: its method calls, in sequence
+            if self.task.is_class:  # its method calls, in sequence
                 steps = sequence_calls(sources, entry)
                 self.probes = sequence_tests(steps)
                 self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
@@ -181,13 +181,16 @@ class _Run:
                         "behaviour nor its score, so another round would most likely not either"
                     )
                 break
-            if self._supported(ranking) and len(self.rounds) < self.cfg.max_iters:
-                if not verdict(ranking, self.judged_for).final:
-                    self.notes.append(
-                        f"stopped after round {rnd.index}: the best passes every trusted test "
-                        "and some of the generated ones; fresh samples have not turned such an "
-                        "answer into a right one in the measured runs (--all-rounds draws them)"
-                    )
+            if (
+                len(self.rounds) < self.cfg.max_iters
+                and not verdict(ranking, self.judged_for).final
+                and self._supported(ranking)
+            ):
+                self.notes.append(
+                    f"stopped after round {rnd.index}: the best passes every trusted test "
+                    "and some of the generated ones; fresh samples have not turned such an "
+                    "answer into a right one in the measured runs (--all-rounds draws them)"
+                )
                 break
         final = verdict(ranking, self.judged_for)
         if final.doubt:
@@ -209,14 +212,15 @@ class _Run:
             and rnd.index > first
             and best is not None
             and not verdict(ranking).passes  # a disputed pass has its own rule: votes
-            and all(r.all_passed for r in best.trusted_runs)
+            and best.passes_trusted
             and _answer(ranking) == before
         )
 
     def _supported(self, ranking: Ranking) -> bool:
         """Whether the next round would most likely not change the answer: it would be fresh
-        samples (--later-rounds auto, a task alone), and the best passes every trusted test (your tests, the task's
-        examples; vacuously when there are none) and at least one generated test. Over the
+        samples (--later-rounds auto, a task alone), and the best passes every trusted test
+        (your tests, the task's examples; vacuously when there are none) and at least one
+        generated test. Over the
         committed benchmark runs, fresh rounds turned a wrong answer into a right one only
         where the best failed every generated test or a trusted one, and the claims they led
         to were false about half the time (docs/METHOD.md, "Rounds that pay for themselves")."""
@@ -226,7 +230,7 @@ class _Run:
             and best is not None
             and best.run is not None
             and best.run.passed > 0
-            and all(r.all_passed for r in best.trusted_runs)
+            and best.passes_trusted
             and self.cfg.later_rounds == "auto"  # a kind you asked for is drawn
             and self._next_kind(ranking) == "fresh"
         )
@@ -259,8 +263,7 @@ class _Run:
         rnd.support, rnd.suspect_tests = ranking.support, list(ranking.suspect)
         rnd.agree, rnd.rival = ranking.agree, max(ranking.rival, ranking.split)
         rnd.programs = ranking.programs
-        trusted = best.trusted_runs if best else []
-        rnd.best_trusted = all(r.all_passed for r in trusted) if trusted else None
+        rnd.best_trusted = best.passes_trusted if best and best.trusted_runs else None
         self.emit(Event("round_done", rnd.index, best, ", ".join(ranking.suspect)))
         return ranking
 
@@ -437,10 +440,9 @@ class _Run:
             self.spent["tests"].seconds += time.monotonic() - t0
 
     def _write_tests(self) -> str:
-        entry = self.task.entry_point
         # a class's cases need several statements each; a function's fit on one assert line
-        style = "functions" if entry and entry[:1].isupper() else "asserts"
-        messages = prompts.tests_prompt(self.task.text, entry, N_TESTS, style)
+        style = "functions" if self.task.is_class else "asserts"
+        messages = prompts.tests_prompt(self.task.text, self.task.entry_point, N_TESTS, style)
         budget = self.cfg.max_test_tokens
         if style == "asserts":
             budget = min(budget, ASSERT_TOKENS_PER_CASE * N_TESTS)

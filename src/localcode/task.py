@@ -16,9 +16,9 @@ from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 # "a class `Stack`", "class Stack", "a `Stack` class"
 _CLASS = re.compile(r"\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b")
+# ... the same, asked for: "write a class `LRUCache`", "implement a `MinStack` class"
 _CLASS_ASKED = re.compile(
-    r"\b(?i:write|implement|design|create|build|define|make|code)\b[^.\n`]*?"
-    r"(?:\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b)"
+    rf"\b(?i:write|implement|design|create|build|define|make|code)\b[^.\n`]*?(?:{_CLASS.pattern})"
 )
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
@@ -34,6 +34,11 @@ class Task:
     text: str
     entry_point: str | None = None
     is_signature: bool = False  # given as code: a signature with a docstring
+
+    @property
+    def is_class(self) -> bool:
+        """The entry point is a class (a capitalised name): its cases are method-call sequences."""
+        return self.entry_point is not None and self.entry_point[:1].isupper()
 
 
 def parse_task(text: str, entry_point: str | None = None) -> Task:

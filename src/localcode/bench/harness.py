@@ -109,7 +109,14 @@ def run_one(
         attempt, error = Attempt(code="", self_reported=None), str(exc)
     seconds = time.monotonic() - started
     run = judge(problem, attempt.code, limits)
-    history = _judge_rounds(problem, attempt, limits, run.all_passed)
+    known = {attempt.code: run.all_passed}  # code -> passes the hidden tests, judged once
+
+    def passes(code: str) -> bool:
+        if code not in known:
+            known[code] = judge(problem, code, limits).all_passed
+        return known[code]
+
+    history = _judge_rounds(attempt, passes)
     return Outcome(
         strategy=name,
         task_id=problem.task_id,
@@ -123,33 +130,28 @@ def run_one(
         hidden_detail=_detail(run.error, [f.message for f in run.failures()]),
         final_code=attempt.code,
         notes=attempt.notes,
-        missed=not run.all_passed and _another_passes(problem, attempt, limits),
+        missed=not run.all_passed and _another_passes(attempt, passes),
         winner=attempt.winner,
         spent=attempt.spent,
         history=history,
     )
 
 
-def _judge_rounds(
-    problem: Problem, attempt: Attempt, limits: Limits, final: bool
-) -> list[dict[str, Any]] | None:
+def _judge_rounds(attempt: Attempt, passes: Callable[[str], bool]) -> list[dict[str, Any]] | None:
     """Each round's summary with whether its best so far passes the hidden tests
     ("best_hidden"): which later rounds turned a wrong answer into a right one, or back."""
     if attempt.history is None or len(attempt.round_bests) != len(attempt.history):
         return attempt.history
-    known = {attempt.code: final}
-    out = []
-    for summary, code in zip(attempt.history, attempt.round_bests, strict=True):
-        if code and code not in known:
-            known[code] = judge(problem, code, limits).all_passed
-        out.append({**summary, "best_hidden": known.get(code) if code else None})
-    return out
+    return [
+        {**summary, "best_hidden": passes(code) if code else None}
+        for summary, code in zip(attempt.history, attempt.round_bests, strict=True)
+    ]
 
 
-def _another_passes(problem: Problem, attempt: Attempt, limits: Limits) -> bool:
+def _another_passes(attempt: Attempt, passes: Callable[[str], bool]) -> bool:
     """Whether any candidate the strategy did not choose passes the hidden tests."""
     others = dict.fromkeys(c for c in attempt.candidates if c.strip() and c != attempt.code)
-    return any(judge(problem, code, limits).all_passed for code in others)
+    return any(passes(code) for code in others)
 
 
 def _detail(error: str | None, messages: list[str], limit: int = 400) -> str:
