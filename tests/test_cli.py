@@ -23,7 +23,8 @@ def localcode(*args: str, stdin: str | None = None) -> subprocess.CompletedProce
 def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
     proc = localcode("--backend", "mock")
     assert proc.returncode == 0, proc.stderr
-    assert "=== Round 0: generating 4 candidate solutions in parallel ===" in proc.stderr
+    # the greedy reply fails a test, so round 0 draws its other two candidates after all
+    assert "=== Round 0: the greedy reply and a brute-force reference first" in proc.stderr
     lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip().startswith("candidate")]
     assert lines == [
         "candidate 0 (greedy): 4/5 passing",
@@ -31,9 +32,18 @@ def test_mock_demo_shows_the_rounds_and_exits_0() -> None:
         "candidate 2: 3/5 passing",
         "candidate 3: 5/5 passing",
     ]
+    more = proc.stderr.index("they fail a test or disagree: generating 2 more in parallel")
+    assert proc.stderr.index("candidate 1 (brute") < more < proc.stderr.index("candidate 2:")
     assert "All tests passed." in proc.stderr
     assert "=== SCORE: 100% ===" in proc.stdout and "=== Rounds used: 1 ===" in proc.stdout
     assert "def second_largest_unique" in proc.stdout
+
+
+def test_all_samples_draws_round_0_at_once() -> None:
+    proc = localcode("--backend", "mock", "--all-samples")
+    assert proc.returncode == 0, proc.stderr
+    assert "=== Round 0: generating 4 candidate solutions in parallel ===" in proc.stderr
+    assert "more in parallel" not in proc.stderr
 
 
 def test_fix_scenario_shows_each_kind_of_later_round() -> None:

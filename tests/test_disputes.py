@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
-from localcode import AgentConfig, prompts, sandbox, solve
+from localcode import AgentConfig, SolveResult, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
 from localcode.cli import Progress
 from localcode.disputes import challengers, contradictions, differing_inputs, judge
@@ -258,6 +258,54 @@ def with_reference(reference: str, *answers: str) -> tuple[AgentConfig, ByKind]:
     `reference`; the judge answers `answers`."""
     cfg = replace(config(), reference=True, max_iters=3)
     return cfg, ByKind(PERIMETERS, reference, list(answers))
+
+
+AREA_TESTS = "```python\nassert area(2, 3) == 6\nassert area(1, 1) == 1\n```"
+
+
+class RightTests(ByKind):
+    """ByKind, with tests that read the task right."""
+
+    def _scripted(self, kind: str, seed: int) -> str:
+        return AREA_TESTS if kind == "tests" else super()._scripted(kind, seed)
+
+
+def staged(reference: str, **kw: object) -> tuple[SolveResult, RightTests]:
+    """Round 0 with the greedy reply (`w * h`), the reference and two samples (`h * w`)."""
+    backend = RightTests(["w * h", "h * w"], reference, [])
+    cfg = replace(config(), greedy=True, reference=True, **kw)  # type: ignore[arg-type]
+    return solve(TASK, cfg, backend=backend), backend
+
+
+def test_round_0_draws_no_samples_when_the_greedy_reply_and_the_reference_agree() -> None:
+    result, backend = staged("sum(w for _ in range(h))")
+    assert [c.origin for c in result.rounds[0].candidates] == ["greedy", "reference"]
+    assert result.passed and result.best is not None and result.best.origin == "greedy"
+    kinds = [(prompts.kind_of(c.messages), c.n) for c in backend.history]
+    assert sorted(kinds) == [("code", 1), ("reference", 1), ("tests", 1)]  # no samples asked
+    assert any(n.startswith("round 0 drew 2 of 4 candidates") for n in result.notes)
+
+
+def test_round_0_draws_its_samples_when_the_two_readings_differ_or_fail() -> None:
+    # the reference returns another value on a changed input (area(3, 3)) but passes the tests
+    differ, backend = staged("w * h if w != 3 else 0")
+    assert [c.origin for c in differ.rounds[0].candidates] == [
+        "greedy",
+        "reference",
+        "sample",
+        "sample",
+    ]
+    samples = [i for i, c in enumerate(backend.history) if c.n == 2]
+    firsts = [i for i, c in enumerate(backend.history) if prompts.kind_of(c.messages) != "tests"]
+    assert len(samples) == 1 and samples[0] == max(firsts[:3])  # asked after the first two
+    fails, _ = staged("2 * (w + h)")  # the reference fails the tests
+    assert len(fails.rounds[0].candidates) == 4
+    assert not any(n.startswith("round 0 drew") for n in differ.notes + fails.notes)
+
+
+def test_all_samples_draws_round_0_side_by_side() -> None:
+    result, backend = staged("sum(w for _ in range(h))", agree_first=False)
+    assert len(result.rounds[0].candidates) == 4 and result.passed
 
 
 def test_a_reference_that_contradicts_a_unanimous_pass_blocks_the_claim() -> None:

@@ -39,6 +39,9 @@ class AgentConfig:
     # one of round 0's candidates is a brute-force reference (at N >= 3): a second reading of
     # the task, which a pass must not contradict to be claimed
     reference: bool = True
+    # round 0 draws the greedy reply and the reference first, and its other samples only when
+    # those two fail a test or return different values somewhere (--all-samples: all at once)
+    agree_first: bool = True
     # a later round that changes neither the best's behaviour nor its score ends the run
     stop_unchanged: bool = True
     sandbox: Isolation = "auto"

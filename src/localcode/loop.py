@@ -51,9 +51,11 @@ JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 @dataclass(frozen=True)
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
-    backend (it is being started), tests, tests_ready, round, generated, scored, judged,
-    round_done, stop. A round's detail is its kind (see Round.kind), or "vote" for a fresh
-    round whose samples vote on a disputed pass; a judged event carries its dispute; a stop's
+    backend (it is being started), tests, tests_ready, round, more, generated, scored, judged,
+    round_done, stop. A round's detail is its kind (see Round.kind), "vote" for a fresh
+    round whose samples vote on a disputed pass, or "agree" for a round 0 that draws the greedy
+    reply and the brute-force reference first; `more` is such a round drawing its samples after
+    all (detail: how many); a judged event carries its dispute; a stop's
     detail is "passed", "stopped" (before --max-iters: more rounds would not change what can be
     claimed), "unavailable" (the backend stopped answering) or empty."""
 
@@ -65,6 +67,8 @@ class Event:
 
 
 EventHandler = Callable[[Event], None]
+# one request of a round: (origin, count, seed, prompt, temperature; None: the configured one)
+_Job = tuple[Origin, int, int, list[Message], float | None]
 
 
 def solve(
@@ -476,20 +480,36 @@ class _Run:
 
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
-        n = self.cfg.n_candidates
+        jobs = self._jobs(r, kind, ranking)
+        staged = self._staged(jobs)
         # a fresh round while the best passes is a vote on a dispute; the UI says so
-        self.emit(
-            Event(
-                "round", r, detail="vote" if kind == "fresh" and verdict(ranking).passes else kind
-            )
-        )
-        t0 = time.monotonic()
+        vote = kind == "fresh" and verdict(ranking).passes
+        self.emit(Event("round", r, detail="agree" if staged else "vote" if vote else kind))
+        cands: list[Candidate] = []
+        gen_s = scoring_s = 0.0
+        for stage in (jobs[:2], jobs[2:]) if staged else (jobs,):
+            if cands and self._agreed(cands):
+                self.notes.append(
+                    f"round 0 drew {len(cands)} of {self.cfg.n_candidates} candidates: the "
+                    "greedy reply and the brute-force reference pass every test and return the "
+                    "same on every input tried (--all-samples draws the rest)"
+                )
+                break
+            if cands:
+                self.emit(Event("more", r, detail=str(sum(j[1] for j in stage))))
+            g, s = self._stage(r, stage, ranking, cands)
+            gen_s, scoring_s = gen_s + g, scoring_s + s
+        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
+
+    def _jobs(self, r: int, kind: RoundKind, ranking: Ranking) -> list[_Job]:
+        """What a round asks the backend for: (origin, count, seed, prompt, temperature)."""
+        n = self.cfg.n_candidates
         seed = self.cfg.seed + r * n
         n_fix = {"initial": 0, "fresh": 0, "fix": n, "mixed": n - n // 2}[kind]
-        jobs: list[tuple[Origin, int, int, list[Message], float | None]] = []
+        jobs: list[_Job] = []
         code = prompts.code_prompt(self.task.text, self.task.entry_point)
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
-            jobs.append(("greedy", 1, seed, code, 0.0))  # (origin, count, seed, prompt, temp.)
+            jobs.append(("greedy", 1, seed, code, 0.0))
             seed, n = seed + 1, n - 1
         if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3 and self.probes:
             # a second reading, written another way: brute force, however slow (ALGO)
@@ -502,27 +522,53 @@ class _Run:
             jobs.append(("fix", n_fix, seed, fix, None))
         if n - n_fix:
             jobs.append(("sample", n - n_fix, seed + n_fix, code, None))
+        return jobs
+
+    def _staged(self, jobs: list[_Job]) -> bool:
+        """Round 0 draws the greedy reply and the brute-force reference first, and its samples
+        only where those two do not already agree (see _agreed)."""
+        origins = [j[0] for j in jobs]
+        return self.cfg.agree_first and origins[:2] == ["greedy", "reference"] and len(jobs) > 2
+
+    def _agreed(self, cands: list[Candidate]) -> bool:
+        """Two readings of the task, the model's most likely code and a brute force written
+        another way, pass every test (yours, the task's examples, the generated ones) and return
+        the same on every probe and changed input: samples could only vote, and no judge
+        question would be asked (docs/METHOD.md, "Samples where readings disagree")."""
+        return (
+            len(cands) == 2
+            and all(c.code and c.all_passed and behaviour(c.probe_run) for c in cands)
+            and disputes.signature(cands[0]) == disputes.signature(cands[1])
+        )
+
+    def _stage(
+        self, r: int, jobs: list[_Job], ranking: Ranking, cands: list[Candidate]
+    ) -> tuple[float, float]:
+        """Generate the jobs side by side, then score them; the candidates join `cands` (and
+        the run's). Returns the seconds spent generating and scoring."""
+        t0 = time.monotonic()
         with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
             batches = list(
                 pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking, j[4]), jobs)
             )
-        cands: list[Candidate] = []
+        new: list[Candidate] = []
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
                 # here, not in the sampling threads: no shared += races
                 self._count(reply, "candidates" if r == 0 else "later rounds")
-                cands.append(self._candidate(r, len(cands), origin, reply))
+                new.append(self._candidate(r, len(cands) + len(new), origin, reply))
         gen_s = time.monotonic() - t0
         self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
-        for c in cands:
+        for c in new:
             c.generation_s = gen_s
-        self.emit(Event("generated", r, detail=f"{len(cands)} in {gen_s:.1f}s"))
+        self.emit(Event("generated", r, detail=f"{len(new)} in {gen_s:.1f}s"))
         t1 = time.monotonic()
-        self._score(cands)
-        self.candidates.extend(cands)
+        self._score(new)
+        cands.extend(new)
+        self.candidates.extend(new)
         scoring_s = time.monotonic() - t1
         self.spent["sandbox"].seconds += scoring_s
-        return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)
+        return gen_s, scoring_s
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)

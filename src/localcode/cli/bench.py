@@ -25,6 +25,8 @@ LOOP_HELP = {
     "--max-iters": "rounds of the loops (default 3)",
     "--seed": "base seed, the same for every strategy",
     "--no-examples": "localcode's loop without the task's examples as trusted tests (as before 0.1.0)",
+    "--all-samples": "localcode's round 0 samples all N at once (by default it draws the "
+    "other N-2 only where the greedy reply and the reference disagree or fail a test)",
 }
 
 
@@ -76,6 +78,7 @@ def main(argv: Sequence[str]) -> int:
         max_iters=args.max_iters,
         seed=args.seed,
         examples=args.examples,
+        agree_first=args.agree_first,
     )
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     ids = [i.strip() for i in args.ids.split(",") if i.strip()]

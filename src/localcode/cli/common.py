@@ -38,6 +38,7 @@ _LOOP_FLAGS: dict[str, dict[str, Any]] = {
     "--no-judge": {"dest": "judge", "action": "store_false"},
     "--no-reference": {"dest": "reference", "action": "store_false"},
     "--all-rounds": {"dest": "stop_unchanged", "action": "store_false"},
+    "--all-samples": {"dest": "agree_first", "action": "store_false"},
     "--max-tokens": {"type": int},
 }
 LOOP_FLAGS = tuple(_LOOP_FLAGS)

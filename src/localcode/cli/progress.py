@@ -53,7 +53,8 @@ class Progress:
             self.out.flush()
         wait = _WAITS.get(ev.kind)
         if wait and not (ev.kind == "round" and ev.detail == "given"):
-            self._wait(wait.format(n=self.n))
+            n = {"agree": "2", "more": ev.detail}.get(ev.detail if ev.kind == "round" else ev.kind)
+            self._wait(wait.format(n=n or self.n))
         elif ev.kind == "stop":
             self.close()
 
@@ -123,6 +124,8 @@ class Progress:
         what = {
             "given": "scoring the given code",
             "initial": f"generating {n} candidate solutions in parallel",
+            "agree": "the greedy reply and a brute-force reference first; "
+            f"{n - 2} more candidates only if they fail a test or disagree",
             "fresh": f"generating {n} fresh candidates in parallel",
             "vote": f"generating {n} fresh candidates in parallel: others that pass the same "
             "tests disagree with the best",
@@ -130,6 +133,9 @@ class Progress:
             "mixed": f"generating {fixes} fix candidates and {n - fixes} fresh ones in parallel",
         }[ev.detail]
         self.write(f"\n=== Round {ev.round}: {what} ===\n")
+
+    def on_more(self, ev: Event) -> None:
+        self.write(f"  they fail a test or disagree: generating {ev.detail} more in parallel\n")
 
     def on_round_done(self, ev: Event) -> None:
         best = ev.candidate
@@ -196,6 +202,7 @@ _WAITS = {
     "backend": "starting the model",
     "tests": "the model is writing tests",
     "round": "the model is writing {n} candidates",
+    "more": "the model is writing {n} candidates",
     "generated": "scoring in the sandbox",
 }
 

@@ -50,6 +50,9 @@ LOOP_HELP = {
     "--all-rounds": "draw rounds up to --max-iters while nothing passes; by default a run "
     "ends after a round that changed neither the best's behaviour nor its score, and draws no "
     "fresh round for a best that passes every trusted test and some generated ones",
+    "--all-samples": "round 0 samples all N candidates at once; by default it draws the greedy "
+    "reply and the brute-force reference first, and the other N-2 only when those two fail a "
+    "test or return different values on some input",
     "--max-tokens": "max tokens per generated reply (default 1024)",
 }
 
@@ -109,6 +112,7 @@ def config_from_args(args: argparse.Namespace) -> AgentConfig:
         judge=args.judge,
         reference=args.reference,
         stop_unchanged=args.stop_unchanged,
+        agree_first=args.agree_first,
     )
 
 
