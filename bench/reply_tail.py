@@ -16,11 +16,10 @@ import argparse
 import re
 from collections import defaultdict
 
-from tests_format import ROOT, sample_ids
+from tests_format import sample_problems
 
 from localcode import models, prompts
 from localcode.backends.local import LocalBackend
-from localcode.bench.problems import Problem, load_problems
 from localcode.task import parse_task
 
 CLOSED = re.compile(r"```[^\n]*\n.*?\n```", re.S)  # the first fenced block, closed
@@ -41,10 +40,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=4, help="round 0's width, as --n-candidates")
     ap.add_argument("--model", default=models.DEFAULT_MODEL)
     args = ap.parse_args()
-    chosen: list[Problem] = []
-    for file, name in (("mbpp_plus_dev.jsonl", "IDS"), ("humaneval_plus.jsonl", "HEIDS")):
-        by_id = {p.task_id: p for p in load_problems(str(ROOT.parent / "shared" / "bench" / file))}
-        chosen += [by_id[i] for i in sample_ids(name)[: args.k] if i in by_id]
+    chosen = sample_problems(args.k)
     model = models.get_model(args.model)
     backend = LocalBackend(
         models.installed_path(model), slots=args.n, sampling=dict(model.sampling)

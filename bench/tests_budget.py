@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from tests_format import ROOT, Tally, committed_codes, sample_ids
+from tests_format import Tally, committed_codes, sample_problems
 
 from localcode import models, prompts
 from localcode.backends.local import LocalBackend
-from localcode.bench.problems import Problem, load_problems
+from localcode.bench.problems import Problem
 from localcode.extract import extract_tests
 from localcode.loop import N_TESTS
 from localcode.sandbox import Limits, run_tests
@@ -66,11 +66,7 @@ def main() -> None:
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     right, wrong = committed_codes()
-    chosen: list[Problem] = []
-    for file, name in (("mbpp_plus_dev.jsonl", "IDS"), ("humaneval_plus.jsonl", "HEIDS")):
-        by_id = {p.task_id: p for p in load_problems(str(ROOT.parent / "shared" / "bench" / file))}
-        ids = [i for i in sample_ids(name) if i in right and i in by_id]
-        chosen += [by_id[i] for i in ids[: args.k]]
+    chosen = sample_problems(args.k, right)
     backend = LocalBackend(models.installed_path(args.model), slots=1)
     tallies = {b: Tally() for b in budgets}
     try:

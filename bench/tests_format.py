@@ -24,6 +24,7 @@ import glob
 import json
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,17 @@ def sample_ids(name: str) -> list[str]:
     if not found:
         raise SystemExit(f"{name}= not found in docs/BENCHMARKS.md")
     return found.group(1).split(",")
+
+
+def sample_problems(k: int, solved: Mapping[str, str] | None = None) -> list[Problem]:
+    """The first k problems of each fixed sample ($IDS, MBPP+; $HEIDS, HumanEval+), only those
+    in `solved` when it is given."""
+    chosen: list[Problem] = []
+    for file, name in (("mbpp_plus_dev.jsonl", "IDS"), ("humaneval_plus.jsonl", "HEIDS")):
+        by_id = {p.task_id: p for p in load_problems(str(ROOT.parent / "shared" / "bench" / file))}
+        ids = [i for i in sample_ids(name) if i in by_id and (solved is None or i in solved)]
+        chosen += [by_id[i] for i in ids[:k]]
+    return chosen
 
 
 def committed_codes() -> tuple[dict[str, str], dict[str, set[str]]]:
@@ -107,11 +119,7 @@ def main() -> None:
     ap.add_argument("--model", default=models.DEFAULT_MODEL)
     args = ap.parse_args()
     right, wrong = committed_codes()
-    chosen: list[Problem] = []
-    for file, name in (("mbpp_plus_dev.jsonl", "IDS"), ("humaneval_plus.jsonl", "HEIDS")):
-        by_id = {p.task_id: p for p in load_problems(str(ROOT.parent / "shared" / "bench" / file))}
-        ids = [i for i in sample_ids(name) if i in right and i in by_id]
-        chosen += [by_id[i] for i in ids[: args.k]]
+    chosen = sample_problems(args.k, right)
     backend = LocalBackend(models.installed_path(args.model), slots=1)
     tallies = {s: Tally() for s in STYLES}
     try:
