@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import io
+import threading
+import time
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from localcode import AgentConfig, SolveResult, prompts, sandbox, solve
 from localcode.backends.mock import MockBackend
 from localcode.cli import Progress
 from localcode.disputes import challengers, contradictions, differing_inputs, judge
+from localcode.errors import BackendUnavailable
 from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
 from localcode.records import Candidate
 
@@ -301,6 +307,78 @@ def test_round_0_draws_its_samples_when_the_two_readings_differ_or_fail() -> Non
     fails, _ = staged("2 * (w + h)")  # the reference fails the tests
     assert len(fails.rounds[0].candidates) == 4
     assert not any(n.startswith("round 0 drew") for n in differ.notes + fails.notes)
+
+
+class Overlapping(RightTests):
+    """RightTests whose tests, greedy and reference requests each wait, up to 10 s, until all
+    three have been asked: a run that asks them one after the other breaks the barrier."""
+
+    def __init__(self) -> None:
+        super().__init__(["w * h", "h * w"], "sum(w for _ in range(h))", [])
+        self.barrier = threading.Barrier(3, timeout=10)
+        self.met: set[str] = set()
+
+    def complete(self, messages: Any, **kw: Any) -> Any:
+        kind = prompts.kind_of(list(messages))
+        with self._lock:
+            first = kind not in self.met
+            self.met.add(kind)
+        if first:
+            self.barrier.wait()
+        return super().complete(messages, **kw)
+
+
+def test_round_0s_first_step_is_written_while_the_tests_are() -> None:
+    backend = Overlapping()
+    shown = io.StringIO()
+    progress = Progress(shown, 4, live=False)
+    cfg = replace(config(), greedy=True, reference=True)
+    result = solve(TASK, cfg, backend=backend, on_event=progress)
+    progress.close()
+    assert not backend.barrier.broken and backend.met == {"tests", "code", "reference"}
+    assert [c.origin for c in result.rounds[0].candidates] == ["greedy", "reference"]
+    assert result.passed  # scored on the tests as before: the greedy reply passes them
+    for call in backend.history:  # the code was asked for without the tests in its prompt
+        if prompts.kind_of(call.messages) != "tests":
+            assert "area(1, 1)" not in call.messages[-1]["content"]
+    assert "Writing tests first (meanwhile the greedy reply and a brute-force" in shown.getvalue()
+
+
+def test_a_backend_serving_fewer_than_three_requests_gets_the_tests_first() -> None:
+    backend = Overlapping()
+    backend.max_parallel = 2
+    backend.barrier = threading.Barrier(1)  # nothing to wait for
+    result = solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
+    assert prompts.kind_of(backend.history[0].messages) == "tests"
+    assert result.passed and len(result.rounds[0].candidates) == 2
+
+
+class Slow(RightTests):
+    """RightTests that takes 0.6 s to write the tests and 0.4 s for each code reply."""
+
+    def complete(self, messages: Any, **kw: Any) -> Any:
+        time.sleep(0.6 if prompts.kind_of(list(messages)) == "tests" else 0.4)
+        return super().complete(messages, **kw)
+
+
+def test_each_second_of_an_overlapped_run_is_counted_in_one_phase() -> None:
+    backend = Slow(["w * h", "h * w"], "sum(w for _ in range(h))", [])
+    result = solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
+    assert len(result.rounds[0].candidates) == 2  # the first step only
+    assert result.spent["tests"].seconds >= 0.6 and result.spent["candidates"].tokens > 0
+    # round 0's 0.4 s went by while the tests were written: they are not counted twice
+    assert sum(s.seconds for s in result.spent.values()) <= result.seconds + 0.05
+
+
+class Gone(RightTests):
+    def complete(self, messages: Any, **kw: Any) -> Any:
+        raise BackendUnavailable("Couldn't reach the model server")
+
+
+def test_a_backend_gone_while_the_tests_and_round_0_are_written_is_the_error() -> None:
+    backend = Gone(["w * h"], "w * h", [])
+    with pytest.raises(BackendUnavailable, match="Couldn't reach"):
+        solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
 
 
 def test_all_samples_draws_round_0_side_by_side() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from . import disputes, prompts
@@ -52,12 +52,13 @@ JUDGE_TOKENS = 48  # a value, on the smallest input the two sides differ on
 class Event:
     """Progress of a run, for a UI. `kind` is one of: examples (the task's own, as tests),
     backend (it is being started), tests, tests_ready, round, more, generated, scored, judged,
-    round_done, stop. A round's detail is its kind (see Round.kind), "vote" for a fresh
-    round whose samples vote on a disputed pass, or "agree" for a round 0 that draws the greedy
-    reply and the brute-force reference first; `more` is such a round drawing its samples after
-    all (detail: how many); a judged event carries its dispute; a stop's
-    detail is "passed", "stopped" (before --max-iters: more rounds would not change what can be
-    claimed), "unavailable" (the backend stopped answering) or empty."""
+    round_done, stop. A tests event's detail is "with round 0" where round 0's first step (the
+    greedy reply and the reference) is written meanwhile. A round's detail is its kind (see
+    Round.kind), "vote" for a fresh round whose samples vote on a disputed pass, or "agree"
+    for a round 0 that draws the greedy reply and the brute-force reference first; `more` is
+    such a round drawing its samples after all (detail: how many); a judged event carries its
+    dispute; a stop's detail is "passed", "stopped" (before --max-iters: more rounds would not
+    change what can be claimed), "unavailable" (the backend stopped answering) or empty."""
 
     kind: str
     round: int = -1
@@ -69,6 +70,8 @@ class Event:
 EventHandler = Callable[[Event], None]
 # one request of a round: (origin, count, seed, prompt, temperature; None: the configured one)
 _Job = tuple[Origin, int, int, list[Message], float | None]
+# a stage's replies, a batch per job, and when they were asked and all in (monotonic seconds)
+_Written = tuple[list[list[Completion]], float, float]
 
 
 def solve(
@@ -142,6 +145,7 @@ class _Run:
         # excused tests judged: (call, the best's value, the test's) -> the judge took the test's
         self.test_verdicts: dict[tuple[str, str, str], bool] = {}
         self.judged_for: Candidate | None = None  # the best won every verdict it met, and had some
+        self.ahead: Future[_Written] | None = None  # round 0's first step, begun beside the tests
         self.candidates: list[Candidate] = []
         self.rounds: list[Round] = []
         self.notes: list[str] = []
@@ -153,17 +157,51 @@ class _Run:
         started = time.monotonic()
         if self.examples:
             self.emit(Event("examples", detail=self.examples))
-        self.tests = self._generate_tests()
-        if self.cfg.ranking == "codet":
-            entry = self.task.entry_point
-            sources = [self.user_tests, self.examples, self.tests]
-            if self.task.is_class:  # its method calls, in sequence
-                steps = sequence_calls(sources, entry)
-                self.probes = sequence_tests(steps)
-                self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
-            else:
-                self._function_probes(probe_calls(sources, entry))
-                self.expects = disputes.expectations(self.tests, entry)
+        early = ThreadPoolExecutor(max_workers=1)
+        try:
+            self.ahead = self._write_ahead(early, start_code)
+            self.tests = self._generate_tests()
+            return self._rounds(start_code, started)
+        except BaseException:
+            gone = self.ahead.exception() if self.ahead and self.ahead.done() else None
+            if isinstance(gone, BackendUnavailable):  # the cause: say that, not its effect
+                raise gone from None
+            raise
+        finally:  # on an error the backend's close ends a request still in flight
+            early.shutdown(wait=False, cancel_futures=True)
+
+    def _write_ahead(
+        self, early: ThreadPoolExecutor, start_code: str | None
+    ) -> Future[_Written] | None:
+        """Round 0's first step (the greedy reply and the brute-force reference) never sees
+        the tests, so it is written while they are: three sequences side by side measured
+        0.86-0.96x of the time one after the other on this engine (bench/overlap.py
+        --first-step). Only where the backend serves three requests at once; a backend replying
+        from a queue in order serves one."""
+        if start_code is not None or self.backend.max_parallel < 3:
+            return None
+        jobs = self._jobs(0, "initial", Ranking(None, 0))
+        if not self._staged(jobs):
+            return None
+        return early.submit(self._write, jobs[:2], Ranking(None, 0))
+
+    def _make_probes(self) -> None:
+        """The calls the tests make, as probes of what each candidate returns (codet ranking)."""
+        if self.cfg.ranking != "codet":
+            return
+        entry = self.task.entry_point
+        sources = [self.user_tests, self.examples, self.tests]
+        if self.task.is_class:  # its method calls, in sequence
+            steps = sequence_calls(sources, entry)
+            self.probes = sequence_tests(steps)
+            self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
+        else:
+            self._function_probes(probe_calls(sources, entry))
+            self.expects = disputes.expectations(self.tests, entry)
+
+    def _rounds(self, start_code: str | None, started: float) -> SolveResult:
+        """Round after round until a claim is final, --max-iters, or no round would help."""
+        self._make_probes()
         ranking, gone = Ranking(None, 0), False
         if start_code is not None:
             ranking = self._given(start_code)
@@ -436,7 +474,7 @@ class _Run:
 
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
-        self.emit(Event("tests"))
+        self.emit(Event("tests", detail="with round 0" if self.ahead else ""))
         t0 = time.monotonic()
         try:
             return self._write_tests()
@@ -511,7 +549,7 @@ class _Run:
         if kind == "initial" and self.cfg.greedy:  # the model's most likely reading is one
             jobs.append(("greedy", 1, seed, code, 0.0))
             seed, n = seed + 1, n - 1
-        if kind == "initial" and self.cfg.reference and self.cfg.n_candidates >= 3 and self.probes:
+        if kind == "initial" and self._with_reference():
             # a second reading, written another way: brute force, however slow (ALGO)
             brute = prompts.reference_prompt(self.task.text, self.task.entry_point)
             jobs.append(("reference", 1, seed, brute, 0.0))
@@ -523,6 +561,17 @@ class _Run:
         if n - n_fix:
             jobs.append(("sample", n - n_fix, seed + n_fix, code, None))
         return jobs
+
+    def _with_reference(self) -> bool:
+        """Round 0 has a brute-force reference where it can be compared with the others: codet
+        ranking (probes of what each candidate returns) and a function or class to call.
+        Decided before the tests exist, since round 0 begins while they are written."""
+        return (
+            self.cfg.reference
+            and self.cfg.n_candidates >= 3
+            and self.cfg.ranking == "codet"
+            and self.task.entry_point is not None
+        )
 
     def _staged(self, jobs: list[_Job]) -> bool:
         """Round 0 draws the greedy reply and the brute-force reference first, and its samples
@@ -541,26 +590,36 @@ class _Run:
             and disputes.signature(cands[0]) == disputes.signature(cands[1])
         )
 
-    def _stage(
-        self, r: int, jobs: list[_Job], ranking: Ranking, cands: list[Candidate]
-    ) -> tuple[float, float]:
-        """Generate the jobs side by side, then score them; the candidates join `cands` (and
-        the run's). Returns the seconds spent generating and scoring."""
+    def _write(self, jobs: list[_Job], ranking: Ranking) -> _Written:
+        """The jobs' replies, asked side by side, and when they were asked and all in."""
         t0 = time.monotonic()
         with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
             batches = list(
                 pool.map(lambda j: self._sample(j[3], j[1], j[2], j[0], ranking, j[4]), jobs)
             )
+        return batches, t0, time.monotonic()
+
+    def _stage(
+        self, r: int, jobs: list[_Job], ranking: Ranking, cands: list[Candidate]
+    ) -> tuple[float, float]:
+        """Generate the jobs side by side (or take round 0's first step, begun beside the
+        tests), then score them; the candidates join `cands` (and the run's). Returns the
+        seconds the run waited for them and spent scoring them."""
+        t0 = time.monotonic()
+        if r == 0 and not cands and self.ahead is not None:  # counted from here: the seconds
+            batches, asked, done = self.ahead.result()  # before were the tests' (each once)
+        else:
+            batches, asked, done = self._write(jobs, ranking)
         new: list[Candidate] = []
         for (origin, *_), replies in zip(jobs, batches, strict=True):
             for reply in replies:
                 # here, not in the sampling threads: no shared += races
                 self._count(reply, "candidates" if r == 0 else "later rounds")
                 new.append(self._candidate(r, len(cands) + len(new), origin, reply))
-        gen_s = time.monotonic() - t0
+        gen_s = max(0.0, done - t0)
         self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
         for c in new:
-            c.generation_s = gen_s
+            c.generation_s = done - asked
         self.emit(Event("generated", r, detail=f"{len(new)} in {gen_s:.1f}s"))
         t1 = time.monotonic()
         self._score(new)

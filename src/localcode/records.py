@@ -116,7 +116,7 @@ class Round:
     suspect_tests: list[str] = field(default_factory=list)
     # the best passes every trusted test (your tests, the task's examples); None: there are none
     best_trusted: bool | None = None
-    generation_s: float = 0.0
+    generation_s: float = 0.0  # seconds the run waited for its candidates (after the tests)
     scoring_s: float = 0.0
 
 

@@ -126,7 +126,6 @@ class MockBackend:
 
     name = "mock"
     supports_n = True
-    max_parallel = 64
 
     def __init__(self, scenario: str = "demo", replies: Sequence[str | Exception] = ()) -> None:
         if scenario not in SCENARIOS:
@@ -137,6 +136,8 @@ class MockBackend:
         self.history: list[MockCall] = []
         self._queue: deque[str | Exception] = deque(replies)
         self._lock = threading.Lock()
+        # queued replies go out in the order they are asked for: a run on them asks one at a time
+        self.max_parallel = 1 if replies else 64
 
     @classmethod
     def from_options(cls, options: MockOptions, cfg: AgentConfig) -> MockBackend:
@@ -147,6 +148,7 @@ class MockBackend:
         """Queue replies (or exceptions to raise) to be returned before the script."""
         with self._lock:
             self._queue.extend(replies)
+            self.max_parallel = 1
 
     def complete(
         self,

@@ -54,6 +54,8 @@ class Progress:
         wait = _WAITS.get(ev.kind)
         if wait and not (ev.kind == "round" and ev.detail == "given"):
             n = {"agree": "2", "more": ev.detail}.get(ev.detail if ev.kind == "round" else ev.kind)
+            if ev.kind == "tests" and ev.detail:
+                wait = _WAITS["tests_with_round"]
             self._wait(wait.format(n=n or self.n))
         elif ev.kind == "stop":
             self.close()
@@ -111,7 +113,12 @@ class Progress:
             self.write(_indent(ev.detail) + "\n")
 
     def on_tests(self, ev: Event) -> None:
-        self.write("Writing tests first...\n")
+        meanwhile = (
+            " (meanwhile the greedy reply and a brute-force reference, which never see them)"
+            if ev.detail
+            else ""
+        )
+        self.write(f"Writing tests first{meanwhile}...\n")
 
     def on_tests_ready(self, ev: Event) -> None:
         n = ev.detail.count("\ndef test") + ev.detail.startswith("def test")
@@ -201,6 +208,7 @@ class Progress:
 _WAITS = {
     "backend": "starting the model",
     "tests": "the model is writing tests",
+    "tests_with_round": "the model is writing tests, the greedy reply and a reference",
     "round": "the model is writing {n} candidates",
     "more": "the model is writing {n} candidates",
     "generated": "scoring in the sandbox",
