@@ -413,7 +413,8 @@ def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: 
     )
     problems = write_problems(tmp_path / "p.jsonl", [dupes, UNSOLVED])
     out = tmp_path / "out"
-    proc = bench("--problems", str(problems), "--out", str(out), "--strategies", "greedy,best-of-n")
+    strategies = "greedy,best-of-n,localcode"
+    proc = bench("--problems", str(problems), "--out", str(out), "--strategies", strategies)
     assert proc.returncode == 0, proc.stderr
     by_key = {(r["strategy"], r["task_id"]): r for r in lines(out / "results.jsonl")}
     assert by_key[("greedy", "mock/dupes")]["hidden_passed"] is True
@@ -431,6 +432,20 @@ def test_missed_counts_problems_where_an_unchosen_candidate_was_right(tmp_path: 
     assert [h["kind"] for h in best_of_n["history"]] == ["initial"]
     assert best_of_n["history"][0]["best"] == best_of_n["winner"].split()[0]
     assert best_of_n["history"][0]["best_hidden"] is False  # the 5/5 it chose is wrong
+    # each candidate, judged too: a rule for drawing them can be replayed from the results
+    drawn = best_of_n["history"][0]["candidates"]
+    assert [(c["label"], c["origin"], c["hidden"]) for c in drawn] == [
+        ("r0c0", "sample", True),  # NO_DEDUPE, 4/5 on its own tests
+        ("r0c1", "sample", False),
+        ("r0c2", "sample", False),
+        ("r0c3", "sample", False),
+    ]
+    assert drawn[0]["passed"] == 4 and drawn[0]["total"] == 5 and drawn[0]["group"] is None
+    loop = by_key[("localcode", "mock/dupes")]["history"][0]["candidates"]
+    assert [c["origin"] for c in loop] == ["greedy", "reference", "sample", "sample"]
+    assert [c["hidden"] for c in loop] == [True, False, False, False]
+    brute, alt = loop[1], loop[3]  # BRUTE and CORRECT_ALT behave alike; NO_DEDUPE does not
+    assert brute["group"] == alt["group"] != loop[0]["group"] and loop[2]["group"]
     rows = table(proc.stdout)
     assert rows["greedy"][5] == "0" and rows["best-of-n"][5] == "1"  # the "missed" column
 

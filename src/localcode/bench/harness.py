@@ -139,13 +139,27 @@ def run_one(
 
 def _judge_rounds(attempt: Attempt, passes: Callable[[str], bool]) -> list[dict[str, Any]] | None:
     """Each round's summary with whether its best so far passes the hidden tests
-    ("best_hidden"): which later rounds turned a wrong answer into a right one, or back."""
+    ("best_hidden"): which later rounds turned a wrong answer into a right one, or back; and
+    the same for each of its candidates ("hidden"), for replaying a rule for drawing them."""
     if attempt.history is None or len(attempt.round_bests) != len(attempt.history):
         return attempt.history
     return [
-        {**summary, "best_hidden": passes(code) if code else None}
+        {
+            **summary,
+            "best_hidden": passes(code) if code else None,
+            "candidates": [
+                _judged(c, attempt.codes, passes) for c in summary.get("candidates", [])
+            ],
+        }
         for summary, code in zip(attempt.history, attempt.round_bests, strict=True)
     ]
+
+
+def _judged(
+    cand: dict[str, Any], codes: dict[str, str], passes: Callable[[str], bool]
+) -> dict[str, Any]:
+    code = codes.get(cand["label"], "")
+    return {**cand, "hidden": passes(code) if code.strip() else None}
 
 
 def _another_passes(attempt: Attempt, passes: Callable[[str], bool]) -> bool:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .. import prompts
+from .. import disputes, prompts
 from ..backends import Backend
 from ..config import AgentConfig
 from ..errors import BackendError
 from ..extract import extract_code
 from ..loop import solve
-from ..records import Round
+from ..probes import behaviour
+from ..records import Candidate, Round
 from .problems import Problem
 
 
@@ -31,6 +33,7 @@ class Attempt:
     spent: dict[str, dict[str, float]] | None = None  # seconds and tokens by phase; loops only
     history: list[dict[str, Any]] | None = None  # each round's kind and best so far; loops only
     round_bests: list[str] = field(default_factory=list)  # each round's best code; loops only
+    codes: dict[str, str] = field(default_factory=dict)  # every candidate's code by its label
 
 
 Strategy = Callable[[Problem, AgentConfig, Backend], Attempt]
@@ -71,6 +74,7 @@ def _loop(problem: Problem, cfg: AgentConfig, backend: Backend, **changes: Any) 
         spent={k: {"seconds": v.seconds, "tokens": v.tokens} for k, v in result.spent.items()},
         history=[_round_summary(r) for r in result.rounds],
         round_bests=[by_label.get(r.best_label or "", "") for r in result.rounds],
+        codes=by_label,
     )
 
 
@@ -85,6 +89,23 @@ def _round_summary(rnd: Round) -> dict[str, Any]:
         "programs": rnd.programs,
         "suspect": rnd.suspect_tests,
         "trusted": rnd.best_trusted,
+        "candidates": [_candidate_summary(c) for c in rnd.candidates],
+    }
+
+
+def _candidate_summary(c: Candidate) -> dict[str, Any]:
+    """A candidate as a stopping or selection rule sees it: how it was made, the generated
+    tests it passes, whether it passes every trusted one, and its behaviour group (equal for
+    candidates that return the same on every probe and changed input; None: none ran), so
+    that such a rule can be replayed on a run's results without the model."""
+    seen = disputes.signature(c) if behaviour(c.probe_run) is not None else None
+    return {
+        "label": c.label,
+        "origin": c.origin,
+        "passed": c.run.passed if c.run else 0,
+        "total": c.run.total if c.run else 0,
+        "trusted": c.passes_trusted if c.trusted_runs else None,
+        "group": hashlib.sha256(repr(seen).encode()).hexdigest()[:10] if seen else None,
     }
 
 
