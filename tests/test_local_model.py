@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -49,6 +51,26 @@ def test_n_seeds_give_n_distinct_candidates_in_one_request(backend: LocalBackend
     # one request reads the prompt once: its tokens are counted on the first choice only
     assert replies[0].prompt_tokens and [c.prompt_tokens for c in replies[1:]] == [None] * 3
     assert all(c.completion_tokens and 0 < c.completion_tokens <= 96 for c in replies)
+
+
+def test_the_tokens_written_so_far_are_read_while_the_model_writes(
+    backend: LocalBackend,
+) -> None:
+    assert backend.generating() == []  # nothing in progress
+    seen: list[list[int]] = []
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(
+            backend.complete, code_messages(), n=2, temperature=0.8, seed=5, max_tokens=160
+        )
+        while not pending.done():
+            seen.append(backend.generating())
+            time.sleep(0.2)
+        replies = pending.result()
+    counts = [n for report in seen for n in report]
+    assert counts and max(counts) > 0  # two slots at work, their counts rising
+    assert max(len(report) for report in seen) == 2
+    assert max(counts) <= max(c.completion_tokens or 0 for c in replies)
+    assert backend.generating() == []  # done: no reply in progress
 
 
 def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:

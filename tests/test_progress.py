@@ -59,6 +59,41 @@ def test_on_a_terminal_the_wait_is_one_live_line(demo_task: str) -> None:
     assert progress._closed.is_set()  # the stop event ended it
 
 
+class Counting(SlowTests):
+    """SlowTests whose backend reports the tokens its reply has so far: 100 a second."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(delay)
+        self.began: float | None = None
+
+    def complete(self, messages: Sequence[Message], **kw: Any) -> list[Completion]:
+        self.began = time.monotonic()
+        try:
+            return super().complete(messages, **kw)
+        finally:
+            self.began = None
+
+    def generating(self) -> list[int]:
+        began = self.began
+        return [] if began is None else [int((time.monotonic() - began) * 100)]
+
+
+def test_the_wait_shows_the_tokens_written_so_far_where_the_backend_tells(
+    demo_task: str,
+) -> None:
+    shown = io.StringIO()
+    cfg = AgentConfig(backend="mock", n_candidates=2, max_iters=1, greedy=False, judge=False)
+    progress = Progress(shown, 2, live=False, plain_every=0.4)
+    solve(demo_task, cfg, backend=Counting(1.3), on_event=progress)
+    waiting = [n for n in shown.getvalue().splitlines() if n.startswith("  ... the model")]
+    assert waiting and all("; written so far: " in n for n in waiting), waiting
+    counts = [int(n.split("written so far: ")[1].split()[0]) for n in waiting]
+    assert counts == sorted(counts) and counts[-1] >= 40  # rising while the tests are written
+    live = io.StringIO()
+    solve(demo_task, cfg, backend=Counting(2.2), on_event=Progress(live, 2, live=True))
+    assert "s; written so far: " in live.getvalue()
+
+
 def test_stopping_before_max_iters_says_why(demo_task: str) -> None:
     from localcode.backends.mock import CORRECT, CORRECT_ALT, DEMO_TESTS, NO_DEDUPE
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from . import disputes, prompts
 from .backends import Backend, Completion, Message, create_backend
+from .backends.base import ShowsWork
 from .config import AgentConfig
 from .errors import (
     BackendError,
@@ -65,6 +66,9 @@ class Event:
     candidate: Candidate | None = None
     detail: str = ""
     dispute: Dispute | None = None
+    # while the model writes (tests, round, more): how many tokens each reply in progress has
+    # so far, where the backend can tell (ShowsWork); for a live display, cheap to call
+    live: Callable[[], list[int]] | None = None
 
 
 EventHandler = Callable[[Event], None]
@@ -129,6 +133,7 @@ class _Run:
         examples: str | None = None,
     ) -> None:
         self.task, self.cfg, self.backend, self.emit = task, cfg, backend, emit
+        self.live = backend.generating if isinstance(backend, ShowsWork) else None
         self.limits = Limits(timeout=cfg.timeout, isolation=cfg.sandbox)
         self.rank = RANKINGS[cfg.ranking]
         self.user_tests, self.examples = user_tests, examples
@@ -474,7 +479,7 @@ class _Run:
 
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
-        self.emit(Event("tests", detail="with round 0" if self.ahead else ""))
+        self.emit(Event("tests", detail="with round 0" if self.ahead else "", live=self.live))
         t0 = time.monotonic()
         try:
             return self._write_tests()
@@ -522,7 +527,8 @@ class _Run:
         staged = self._staged(jobs)
         # a fresh round while the best passes is a vote on a dispute; the UI says so
         vote = kind == "fresh" and verdict(ranking).passes
-        self.emit(Event("round", r, detail="agree" if staged else "vote" if vote else kind))
+        detail = "agree" if staged else "vote" if vote else kind
+        self.emit(Event("round", r, detail=detail, live=self.live))
         cands: list[Candidate] = []
         gen_s = scoring_s = 0.0
         for stage in (jobs[:2], jobs[2:]) if staged else (jobs,):
@@ -534,7 +540,7 @@ class _Run:
                 )
                 break
             if cands:
-                self.emit(Event("more", r, detail=str(sum(j[1] for j in stage))))
+                self.emit(Event("more", r, detail=str(sum(j[1] for j in stage)), live=self.live))
             g, s = self._stage(r, stage, ranking, cands)
             gen_s, scoring_s = gen_s + g, scoring_s + s
         return Round(r, kind, cands, generation_s=gen_s, scoring_s=scoring_s)

@@ -54,6 +54,16 @@ class Backend(Protocol):
         ...
 
 
+@runtime_checkable
+class ShowsWork(Protocol):
+    """A backend that can say how far the replies it is writing have got (for a live UI)."""
+
+    def generating(self) -> list[int]:
+        """Tokens written so far by each reply in progress; [] when none is, or unknown.
+        Cheap, never raises: a progress display calls it every second."""
+        ...
+
+
 def fan_out(
     one: Callable[[int], Completion], n: int, seed: int, max_parallel: int
 ) -> list[Completion]:

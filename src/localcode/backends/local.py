@@ -142,6 +142,19 @@ class LocalBackend:
             )
         return out
 
+    def generating(self) -> list[int]:
+        """Tokens each busy slot has written so far, from the server's /slots report."""
+        try:
+            resp = self._http.get("/slots", timeout=1.0)
+            slots = resp.json() if resp.status_code == 200 else []
+            return [
+                int(s["next_token"][0]["n_decoded"])
+                for s in slots
+                if s.get("is_processing") and s.get("next_token")
+            ]
+        except (httpx.HTTPError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+            return []  # a display aid: no report is no count, never an error
+
     def count_tokens(self, messages: Sequence[Message]) -> int:
         """Prompt tokens after the chat template, as the server counts them."""
         try:

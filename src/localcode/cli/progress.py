@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..extract import test_names
@@ -34,7 +35,8 @@ class Progress:
         self.live = _is_terminal(stream) if live is None else live
         self.plain_every = plain_every
         self._lock = threading.Lock()
-        self._waiting: tuple[str, float] | None = None  # what, since when (monotonic)
+        # what, since when (monotonic), and how to read the tokens written so far
+        self._waiting: tuple[str, float, Callable[[], list[int]] | None] | None = None
         self._closed = threading.Event()
         self._ticker: threading.Thread | None = None
         self._console: Any = None
@@ -56,7 +58,7 @@ class Progress:
             n = {"agree": "2", "more": ev.detail}.get(ev.detail if ev.kind == "round" else ev.kind)
             if ev.kind == "tests" and ev.detail:
                 wait = _WAITS["tests_with_round"]
-            self._wait(wait.format(n=n or self.n))
+            self._wait(wait.format(n=n or self.n), ev.live)
         elif ev.kind == "stop":
             self.close()
 
@@ -79,11 +81,11 @@ class Progress:
         else:
             self.out.write(text)
 
-    def _wait(self, what: str) -> None:
+    def _wait(self, what: str, live: Callable[[], list[int]] | None = None) -> None:
         with self._lock:
             if self._closed.is_set():
                 return
-            self._waiting = (what, time.monotonic())
+            self._waiting = (what, time.monotonic(), live)
             if self._console is not None:
                 self._status = self._console.status(what)
                 self._status.start()
@@ -94,16 +96,22 @@ class Progress:
     def _tick(self) -> None:
         shown_at: dict[float, float] = {}  # a wait (by its start) -> when its last line was
         while not self._closed.wait(1.0 if self.live else min(1.0, self.plain_every)):
+            waiting = self._waiting
+            if waiting is None:
+                continue
+            what, since, live = waiting
+            now = time.monotonic()
+            due = self.live or now - shown_at.get(since, since) >= self.plain_every
+            # read outside the lock: a backend's report may take a moment
+            written = _written(live()) if live and due else ""
             with self._lock:
-                if self._waiting is None:
+                if self._waiting is not waiting:  # the wait ended meanwhile
                     continue
-                what, since = self._waiting
-                now = time.monotonic()
                 if self._status is not None:
-                    self._status.update(f"{what} ({now - since:.0f} s)")
-                elif now - shown_at.get(since, since) >= self.plain_every:
+                    self._status.update(f"{what} ({now - since:.0f} s{written})")
+                elif due:
                     shown_at = {since: now}
-                    self.out.write(f"  ... {what}: {now - since:.0f} s\n")
+                    self.out.write(f"  ... {what}: {now - since:.0f} s{written}\n")
                     self.out.flush()
 
     def on_examples(self, ev: Event) -> None:
@@ -213,6 +221,13 @@ _WAITS = {
     "more": "the model is writing {n} candidates",
     "generated": "scoring in the sandbox",
 }
+
+
+def _written(tokens: list[int]) -> str:
+    """The tokens each reply in progress has so far, for the live line."""
+    if not tokens:
+        return ""
+    return f"; written so far: {', '.join(map(str, tokens))} tokens"
 
 
 def _is_terminal(stream: TextIO) -> bool:
