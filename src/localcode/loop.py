@@ -626,7 +626,7 @@ class _Run:
         self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
         for c in new:
             c.generation_s = done - asked
-        self.emit(Event("generated", r, detail=f"{len(new)} in {gen_s:.1f}s"))
+        self.emit(Event("generated", r, detail=f"{len(new)} in {done - asked:.1f}s"))
         t1 = time.monotonic()
         self._score(new)
         cands.extend(new)
