@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from localcode import AgentConfig, SolveResult, prompts, sandbox, solve
+from localcode.backends import Completion
 from localcode.backends.mock import MockBackend
 from localcode.cli import Progress
 from localcode.disputes import challengers, contradictions, differing_inputs, judge
 from localcode.errors import BackendUnavailable
+from localcode.loop import N_TESTS
 from localcode.probes import MUTANT_PREFIX, mutant_calls, probe_tests, shown
 from localcode.records import Candidate
 
@@ -368,6 +370,50 @@ def test_each_second_of_an_overlapped_run_is_counted_in_one_phase() -> None:
     assert result.spent["tests"].seconds >= 0.6 and result.spent["candidates"].tokens > 0
     # round 0's 0.4 s went by while the tests were written: they are not counted twice
     assert sum(s.seconds for s in result.spent.values()) <= result.seconds + 0.05
+
+
+EIGHT_TESTS = "\n".join(
+    ["```python", *(f"assert area({i}, 2) == {2 * i}" for i in range(1, 9)), "```"]
+)
+
+
+class EightTests(RightTests):
+    """RightTests, with a tests reply that lists 8 cases where 5 were asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(["w * h", "h * w"], "sum(w for _ in range(h))", [])
+
+    def _scripted(self, kind: str, seed: int) -> str:
+        return EIGHT_TESTS if kind == "tests" else super()._scripted(kind, seed)
+
+
+class Streaming(EightTests):
+    """EightTests that can end a reply: it streams the tests line by line until `until`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streamed: list[str] = []
+
+    def complete_until(self, messages: Any, *, until: Any, **kw: Any) -> Completion:
+        text = ""
+        for line in EIGHT_TESTS.splitlines(keepends=True):
+            text += line
+            if until(text):
+                break
+        self.streamed.append(text)
+        return Completion(text=text, seed=kw["seed"], completion_tokens=len(text.split()))
+
+
+def test_tests_stop_at_the_cases_asked_for_where_the_backend_can_end_a_reply() -> None:
+    cfg = replace(config(), greedy=True, reference=True)
+    backend = Streaming()
+    result = solve(TASK, cfg, backend=backend)
+    (streamed,) = backend.streamed
+    assert streamed.count("assert") == N_TESTS == 5  # the model would have listed 8
+    assert result.tests.count("def test_case_") == 5 and result.passed
+    assert not any(prompts.kind_of(c.messages) == "tests" for c in backend.history)
+    whole = solve(TASK, cfg, backend=EightTests())  # a backend that cannot: the whole reply
+    assert whole.tests.count("def test_case_") == 8
 
 
 class Gone(RightTests):

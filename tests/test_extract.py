@@ -205,6 +205,21 @@ def test_a_reply_cut_at_its_token_limit_keeps_its_finished_cases() -> None:
     assert extract.test_names(extract_tests(functions, "f")) == ["test_a"]
 
 
+def test_a_reply_being_written_has_its_cases_when_the_last_one_is_finished() -> None:
+    lines = ["```python", "assert f(1) == 2", "assert f(2) == 3", "assert f(3) == 4"]
+    reply = "\n".join(lines) + "\n"
+    assert extract.cases_written(reply, "f", 3)
+    assert not extract.cases_written(reply, "f", 4)
+    assert not extract.cases_written(reply.rstrip("\n"), "f", 3)  # the third line may go on
+    # a definition of the function is no case, and a block's body may still grow
+    defined = "```python\ndef f(x):\n    return x + 1\n\nassert f(1) == 2\n"
+    assert extract.cases_written(defined, "f", 1) and not extract.cases_written(defined, "f", 2)
+    block = "```python\nassert f(1) == 2\nwith pytest.raises(ValueError):\n    f(-1)\n"
+    assert not extract.cases_written(block, "f", 2)
+    assert extract.cases_written(block + "assert f(0) == 1\n", "f", 3)
+    assert not extract.cases_written("```python\n# five cases\n", "f", 1)
+
+
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
     both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
     assert extract.test_names(extract_tests(both, "f")) == ["test_a"]

@@ -73,6 +73,25 @@ def test_the_tokens_written_so_far_are_read_while_the_model_writes(
     assert backend.generating() == []  # done: no reply in progress
 
 
+def test_a_streamed_reply_ends_where_it_is_enough_and_the_server_stops_writing(
+    backend: LocalBackend,
+) -> None:
+    def two_lines(text: str) -> bool:
+        return text.count("\n") >= 2
+
+    messages = prompts.tests_prompt(DEFAULT_TASK, "second_largest_unique", 5, "asserts")
+    cut = backend.complete_until(messages, until=two_lines, seed=0, max_tokens=400)
+    assert cut.error is None and cut.finish_reason == "stop"
+    assert two_lines(cut.text) and not two_lines(cut.text[: cut.text.rfind("\n")])
+    assert cut.prompt_tokens and cut.completion_tokens and cut.completion_tokens < 400
+    deadline = time.monotonic() + 5  # the server saw its client go and freed the slot
+    while backend.generating() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert backend.generating() == []
+    whole = backend.complete_until(messages, until=lambda text: False, seed=0, max_tokens=400)
+    assert whole.finish_reason in ("stop", "length") and whole.text.count("\n") > 2
+
+
 def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:
     b = LocalBackend(model_file, slots=2, ctx_size=1024, use_n=False, request_timeout=900)
     try:

@@ -147,6 +147,20 @@ def extract_tests(
     return ""
 
 
+def cases_written(reply: str, entry_point: str | None, n: int) -> bool:
+    """Whether a tests reply being written already holds `n` finished cases: its complete lines
+    give at least `n` tests (as extract_tests reads them) and the last of those lines is at
+    the top level, so the case before it is finished. A model asked for n cases often lists
+    on (twelve for five); its reply can stop here."""
+    if n < 1:
+        return True
+    done = reply[: reply.rfind("\n") + 1]
+    last = done.rstrip("\n").rsplit("\n", 1)[-1]
+    if not last or last[0].isspace() or last.startswith(("```", "#")):
+        return False
+    return len(test_names(extract_tests(done, entry_point))) >= n
+
+
 def _cut_tail(source: str, most: int = 40) -> ast.Module | None:
     """A reply cut at its token limit, without the lines the cut left unfinished: the longest
     prefix that parses, dropping at most `most` trailing lines."""

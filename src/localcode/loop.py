@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from . import disputes, prompts
 from .backends import Backend, Completion, Message, create_backend
-from .backends.base import ShowsWork
+from .backends.base import ShowsWork, StopsEarly
 from .config import AgentConfig
 from .errors import (
     BackendError,
@@ -19,7 +19,7 @@ from .errors import (
     SandboxError,
 )
 from .examples import example_tests
-from .extract import extract_code, extract_tests
+from .extract import cases_written, extract_code, extract_tests
 from .probes import (
     MUTANT_PREFIX,
     behaviour,
@@ -494,13 +494,20 @@ class _Run:
         if style == "asserts":
             budget = min(budget, ASSERT_TOKENS_PER_CASE * N_TESTS)
         for attempt in range(2):  # a reply with no test functions is asked for once more
-            reply = self.backend.complete(
-                messages,
-                n=1,
-                temperature=0.0 if attempt == 0 else 0.7,
-                seed=self.cfg.seed + attempt,
-                max_tokens=budget,
-            )[0]
+            temperature, seed = (0.0 if attempt == 0 else 0.7), self.cfg.seed + attempt
+            if style == "asserts" and isinstance(self.backend, StopsEarly):
+                # the cases asked for, and no more: a model asked for 5 often lists 12
+                reply = self.backend.complete_until(
+                    messages,
+                    until=self._enough_cases,
+                    temperature=temperature,
+                    seed=seed,
+                    max_tokens=budget,
+                )
+            else:
+                reply = self.backend.complete(
+                    messages, n=1, temperature=temperature, seed=seed, max_tokens=budget
+                )[0]
             self._count(reply, "tests")
             if reply.error:
                 raise BackendError(f"Test generation failed: {reply.error}")
@@ -520,6 +527,9 @@ class _Run:
             "The model wrote no test functions, twice. Try a larger model, a clearer task "
             "(name the function, e.g. `f(x)`), an example in it (`f(2) == 4`), or --tests FILE."
         )
+
+    def _enough_cases(self, reply: str) -> bool:
+        return cases_written(reply, self.task.entry_point, N_TESTS)
 
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:

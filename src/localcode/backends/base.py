@@ -55,6 +55,25 @@ class Backend(Protocol):
 
 
 @runtime_checkable
+class StopsEarly(Protocol):
+    """A backend that can end a reply as soon as it is enough (it streams the reply)."""
+
+    def complete_until(
+        self,
+        messages: Sequence[Message],
+        *,
+        until: Callable[[str], bool],
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> Completion:
+        """One reply, ended where `until(text so far)` first holds (checked as each line ends;
+        `finish_reason` is then "stop"), or as `complete()` would end it. Raises as `complete()`
+        does."""
+        ...
+
+
+@runtime_checkable
 class ShowsWork(Protocol):
     """A backend that can say how far the replies it is writing have got (for a live UI)."""
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,6 +144,46 @@ class LocalBackend:
             )
         return out
 
+    def complete_until(
+        self,
+        messages: Sequence[Message],
+        *,
+        until: Callable[[str], bool],
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> Completion:
+        """One reply, streamed; where `until` holds, the stream is closed and the server,
+        seeing its client gone, stops writing (no tokens are spent on what would be cut)."""
+        msgs = [dict(m) for m in messages]
+        prompt_tokens = self.count_tokens(msgs)
+        self._check_fits(prompt_tokens, max_tokens)
+        body = {"messages": msgs, "temperature": temperature, "max_tokens": max_tokens}
+        body.update(self.sampling if temperature > 0 else {})
+        text, finish = "", None
+        with (
+            self._errors(),
+            self._http.stream(
+                "POST", "/v1/chat/completions", json={**body, "seed": seed, "stream": True}
+            ) as resp,
+        ):
+            if resp.status_code != 200:
+                resp.read()
+                raise self._http_error(resp)
+            for piece, ended in _stream_pieces(resp.iter_lines()):
+                text += piece
+                finish = ended or finish
+                if "\n" in piece and until(text):
+                    finish = "stop"
+                    break  # leaving the block closes the stream
+        return Completion(
+            text=text,
+            seed=seed,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=self._tokens(text),
+            finish_reason=finish,
+        )
+
     def generating(self) -> list[int]:
         """Tokens each busy slot has written so far, from the server's /slots report."""
         try:
@@ -181,9 +223,11 @@ class LocalBackend:
                 f"(memory grows with --ctx-size x --n-candidates)."
             )
 
-    def _request(self, body: dict[str, Any], seed: int, prompt_tokens: int) -> list[Completion]:
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """A request's timeout or lost connection as the error that says what to do."""
         try:
-            resp = self._http.post("/v1/chat/completions", json=body)
+            yield
         except httpx.TimeoutException as exc:
             raise BackendError(
                 f"The local model did not answer within {self._http.timeout.read}s; "
@@ -192,6 +236,10 @@ class LocalBackend:
             ) from exc
         except httpx.TransportError as exc:
             raise self._unavailable(exc) from exc
+
+    def _request(self, body: dict[str, Any], seed: int, prompt_tokens: int) -> list[Completion]:
+        with self._errors():
+            resp = self._http.post("/v1/chat/completions", json=body)
         if resp.status_code != 200:
             raise self._http_error(resp)
         data = self._json(resp)
@@ -219,14 +267,18 @@ class LocalBackend:
         ]
 
     def _reply_tokens(self, choice: dict[str, Any]) -> int | None:
-        text = choice["message"].get("content") or ""
+        tokens = self._tokens(choice["message"].get("content") or "")
+        return None if tokens is None else tokens + (choice.get("finish_reason") == "stop")
+
+    def _tokens(self, text: str) -> int | None:
+        """How many tokens `text` is, as the model reads it; None when the server cannot say."""
         try:
             resp = self._http.post("/tokenize", json={"content": text})
         except httpx.TransportError:
             return None
         if resp.status_code != 200:
             return None
-        return len(self._json(resp).get("tokens") or []) + (choice.get("finish_reason") == "stop")
+        return len(self._json(resp).get("tokens") or [])
 
     def _json(self, resp: httpx.Response) -> dict[str, Any]:
         return json_body(
@@ -257,6 +309,24 @@ class LocalBackend:
             f"The local llama.cpp server at {self.server.base_url} stopped answering ({exc}); "
             "run again, with fewer --n-candidates or a smaller --ctx-size if memory is short."
         )
+
+
+def _stream_pieces(lines: Iterator[str]) -> Iterator[tuple[str, str | None]]:
+    """The text pieces of a streamed chat completion (server-sent events), each with the
+    finish reason its event carries (None until the last)."""
+    for line in lines:
+        if not line.startswith("data: "):
+            continue
+        data = line[len("data: ") :].strip()
+        if data == "[DONE]":
+            return
+        try:
+            event = json.loads(data)
+        except ValueError:
+            continue
+        for choice in event.get("choices") or []:
+            delta = choice.get("delta") or {}
+            yield delta.get("content") or "", choice.get("finish_reason")
 
 
 def doctor(options: LocalOptions) -> list[str]:
