@@ -13,16 +13,23 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+
+def load_run(path: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """A run's localcode lines (those with a history), and its greedy lines by task."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    mine = [r for r in rows if r["strategy"] == "localcode" and r.get("history")]
+    return mine, {r["task_id"]: r for r in rows if r["strategy"] == "greedy"}
 
 
 def replay(path: Path) -> None:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    mine = [r for r in rows if r["strategy"] == "localcode" and r.get("history")]
+    mine, greedy = load_run(path)
     if not mine or "best_hidden" not in mine[0]["history"][0]:
         print(f"{path}: no localcode lines with best_hidden (runs before 58b40ad lack it)")
         return
-    greedy = {r["task_id"]: r for r in rows if r["strategy"] == "greedy"}
     gained, lost, same = [], [], 0
     stop_pass = stop_seconds = 0.0
     for r in mine:
@@ -58,11 +65,16 @@ def replay(path: Path) -> None:
         print(f"  {'greedy':22} {sum(x['hidden_passed'] for x in g):5d} {g_s:10.1f}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_cli(doc: str, replay: Callable[[Path], None]) -> None:
+    """`replay` on each results file the command line names."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("results", nargs="+", type=Path)
     for path in ap.parse_args().results:
         replay(path)
+
+
+def main() -> None:
+    run_cli(__doc__, replay)
 
 
 if __name__ == "__main__":

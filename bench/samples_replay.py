@@ -18,10 +18,10 @@ and cost. The cost of a stopped problem is estimated as its tests' and sandbox's
 
 from __future__ import annotations
 
-import argparse
-import json
 from pathlib import Path
 from typing import Any
+
+from rounds_replay import load_run, run_cli
 
 
 def readings_agree(first: list[dict[str, Any]]) -> bool:
@@ -39,12 +39,10 @@ def readings_agree(first: list[dict[str, Any]]) -> bool:
 
 
 def replay(path: Path) -> None:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    mine = [r for r in rows if r["strategy"] == "localcode" and r.get("history")]
+    mine, greedy = load_run(path)
     if not mine or "candidates" not in mine[0]["history"][0]:
         print(f"{path}: no per-candidate records (runs before 75f5a9c lack them)")
         return
-    greedy = {r["task_id"]: r for r in rows if r["strategy"] == "greedy"}
     stopped, gained, lost = [], [], []
     passes = claims = false_claims = 0
     seconds = 0.0
@@ -88,10 +86,7 @@ def replay(path: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", nargs="+", type=Path)
-    for path in ap.parse_args().results:
-        replay(path)
+    run_cli(__doc__, replay)
 
 
 if __name__ == "__main__":
