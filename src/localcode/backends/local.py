@@ -123,12 +123,7 @@ class LocalBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
-        msgs = [dict(m) for m in messages]
-        prompt_tokens = self.count_tokens(msgs)
-        self._check_fits(prompt_tokens, max_tokens)
-        body = {"messages": msgs, "temperature": temperature, "max_tokens": max_tokens}
-        if temperature > 0:
-            body.update(self.sampling)
+        body, prompt_tokens = self._body(messages, temperature, max_tokens)
         if not self.supports_n:
             return fan_out(
                 lambda s: self._request({**body, "seed": s}, s, prompt_tokens)[0],
@@ -155,11 +150,7 @@ class LocalBackend:
     ) -> Completion:
         """One reply, streamed; where `until` holds, the stream is closed and the server,
         seeing its client gone, stops writing (no tokens are spent on what would be cut)."""
-        msgs = [dict(m) for m in messages]
-        prompt_tokens = self.count_tokens(msgs)
-        self._check_fits(prompt_tokens, max_tokens)
-        body = {"messages": msgs, "temperature": temperature, "max_tokens": max_tokens}
-        body.update(self.sampling if temperature > 0 else {})
+        body, prompt_tokens = self._body(messages, temperature, max_tokens)
         text, finish = "", None
         with (
             self._errors(),
@@ -214,6 +205,23 @@ class LocalBackend:
     def close(self) -> None:
         self._http.close()
         self.server.close()
+
+    def _body(
+        self, messages: Sequence[Message], temperature: float, max_tokens: int
+    ) -> tuple[dict[str, Any], int]:
+        """A chat request's body (without its seed) and its prompt's tokens, refused before it
+        is sent when prompt and reply cannot fit a slot."""
+        msgs = [dict(m) for m in messages]
+        prompt_tokens = self.count_tokens(msgs)
+        self._check_fits(prompt_tokens, max_tokens)
+        body: dict[str, Any] = {
+            "messages": msgs,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+        }
+        if temperature > 0:
+            body.update(self.sampling)
+        return body, prompt_tokens
 
     def _check_fits(self, prompt_tokens: int, max_tokens: int) -> None:
         if prompt_tokens + max_tokens > self.ctx_size:
