@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from tests_format import Tally, committed_codes, sample_problems
+from tests_format import Tally, committed_codes, print_table, sample_problems, score
 
 from localcode import models, prompts
 from localcode.backends.local import LocalBackend
 from localcode.bench.problems import Problem
 from localcode.extract import extract_tests
 from localcode.loop import N_TESTS
-from localcode.sandbox import Limits, run_tests
 from localcode.task import parse_task
 
 
@@ -46,16 +45,8 @@ def measure(
     if not tests:
         t.rows.append(f"{budget}: no tests")
         return
-    run = run_tests(right, tests, Limits())
-    caught = sum(1 for code in wrong if not run_tests(code, tests, Limits()).all_passed)
-    t.cases += run.total
-    t.right += run.passed
-    t.wrong_programs += len(wrong)
-    t.caught += caught
-    t.rows.append(
-        f"{budget}: {reply.completion_tokens} tok{' cut' if cut else ''}, "
-        f"{run.passed}/{run.total} right, caught {caught}/{len(wrong)}"
-    )
+    mark = " cut" if cut else ""
+    t.rows.append(f"{budget}: {reply.completion_tokens} tok{mark}, {score(tests, right, wrong, t)}")
 
 
 def main() -> None:
@@ -78,20 +69,8 @@ def main() -> None:
             print(p.task_id, " | ".join(tallies[b].rows[-1] for b in budgets), flush=True)
     finally:
         backend.close()
-    base = tallies[max(budgets)]
     print(f"\n{len(chosen)} problems ({args.model}, greedy, one engine slot)")
-    print(
-        f"{'budget':>6} {'seconds':>8} {'tokens':>7} {'cut':>4} {'cases':>6} {'right':>12} "
-        f"{'caught':>10} {'time':>6}"
-    )
-    for b in budgets:
-        t = tallies[b]
-        share = f"{t.right}/{t.cases} {100 * t.right / max(1, t.cases):.0f}%"
-        ratio = base.seconds / t.seconds if t.seconds else 0.0
-        print(
-            f"{b:6d} {t.seconds:8.1f} {t.tokens:7d} {t.empty:4d} {t.cases:6d} {share:>12} "
-            f"{t.caught:>4}/{t.wrong_programs:<5} {ratio:5.2f}x"
-        )
+    print_table("budget", {str(b): t for b, t in tallies.items()}, str(max(budgets)), "cut")
 
 
 if __name__ == "__main__":

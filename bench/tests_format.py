@@ -87,6 +87,33 @@ def committed_codes() -> tuple[dict[str, str], dict[str, set[str]]]:
     return right, wrong
 
 
+def score(tests: str, right: str, wrong: set[str], t: Tally) -> str:
+    """Tally the cases of one tests reply: those the known-right program passes, and the
+    known-wrong programs they catch. Returns the row's text."""
+    run = run_tests(right, tests, Limits())
+    caught = sum(1 for code in wrong if not run_tests(code, tests, Limits()).all_passed)
+    t.cases += run.total
+    t.right += run.passed
+    t.wrong_programs += len(wrong)
+    t.caught += caught
+    return f"{run.passed}/{run.total} right, caught {caught}/{len(wrong)}"
+
+
+def print_table(column: str, tallies: Mapping[str, Tally], base: str, last: str = "empty") -> None:
+    """One row per variant; time is the base variant's seconds over each one's."""
+    print(
+        f"{column:10} {'seconds':>8} {'tokens':>7} {'cases':>6} {'right':>12} {'caught':>10} "
+        f"{last:>5} {'time':>6}"
+    )
+    for name, t in tallies.items():
+        share = f"{t.right}/{t.cases} {100 * t.right / max(1, t.cases):.0f}%"
+        ratio = tallies[base].seconds / t.seconds if t.seconds else 0.0
+        print(
+            f"{name:10} {t.seconds:8.1f} {t.tokens:7d} {t.cases:6d} {share:>12} "
+            f"{t.caught:>4}/{t.wrong_programs:<5} {t.empty:5d} {ratio:5.2f}x"
+        )
+
+
 def measure(
     backend: LocalBackend, problem: Problem, style: str, right: str, wrong: set[str], t: Tally
 ) -> None:
@@ -101,15 +128,8 @@ def measure(
         t.empty += 1
         t.rows.append(f"{problem.task_id}: no tests")
         return
-    run = run_tests(right, tests, Limits())
-    t.cases += run.total
-    t.right += run.passed
-    caught = sum(1 for code in wrong if not run_tests(code, tests, Limits()).all_passed)
-    t.wrong_programs += len(wrong)
-    t.caught += caught
     t.rows.append(
-        f"{problem.task_id}: {reply.completion_tokens} tokens, {run.passed}/{run.total} right, "
-        f"caught {caught}/{len(wrong)}"
+        f"{problem.task_id}: {reply.completion_tokens} tokens, {score(tests, right, wrong, t)}"
     )
 
 
@@ -133,19 +153,8 @@ def main() -> None:
             print(p.task_id, " | ".join(f"{s}: {tallies[s].rows[-1]}" for s in STYLES), flush=True)
     finally:
         backend.close()
-    base = tallies["functions"]
     print(f"\n{len(chosen)} problems ({args.model}, greedy, one engine slot)")
-    print(
-        f"{'style':10} {'seconds':>8} {'tokens':>7} {'cases':>6} {'right':>12} {'caught':>10} {'empty':>5} {'time':>6}"
-    )
-    for s in STYLES:
-        t = tallies[s]
-        share = f"{t.right}/{t.cases} {100 * t.right / max(1, t.cases):.0f}%"
-        ratio = base.seconds / t.seconds if t.seconds else 0.0
-        print(
-            f"{s:10} {t.seconds:8.1f} {t.tokens:7d} {t.cases:6d} {share:>12} "
-            f"{t.caught:>4}/{t.wrong_programs:<5} {t.empty:5d} {ratio:5.2f}x"
-        )
+    print_table("style", tallies, "functions")
 
 
 if __name__ == "__main__":

@@ -393,13 +393,18 @@ class Streaming(EightTests):
     def __init__(self) -> None:
         super().__init__()
         self.streamed: list[str] = []
+        self.starts: list[str] = []
 
-    def complete_until(self, messages: Any, *, until: Any, **kw: Any) -> Completion:
-        text = ""
-        for line in EIGHT_TESTS.splitlines(keepends=True):
+    def complete_until(
+        self, messages: Any, *, until: Any, start: str = "", **kw: Any
+    ) -> Completion:
+        assert EIGHT_TESTS.startswith(start)  # the model goes on from the reply's start
+        text = start
+        for line in EIGHT_TESTS[len(start) :].splitlines(keepends=True):
             text += line
             if until(text):
                 break
+        self.starts.append(start)
         self.streamed.append(text)
         return Completion(text=text, seed=kw["seed"], completion_tokens=len(text.split()))
 
@@ -410,6 +415,7 @@ def test_tests_stop_at_the_cases_asked_for_where_the_backend_can_end_a_reply() -
     result = solve(TASK, cfg, backend=backend)
     (streamed,) = backend.streamed
     assert streamed.count("assert") == N_TESTS == 5  # the model would have listed 8
+    assert backend.starts == ["```python\nassert"]  # begun as assert lines, not a definition
     assert result.tests.count("def test_case_") == 5 and result.passed
     assert not any(prompts.kind_of(c.messages) == "tests" for c in backend.history)
     whole = solve(TASK, cfg, backend=EightTests())  # a backend that cannot: the whole reply

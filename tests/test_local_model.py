@@ -92,6 +92,24 @@ def test_a_streamed_reply_ends_where_it_is_enough_and_the_server_stops_writing(
     assert whole.finish_reason in ("stop", "length") and whole.text.count("\n") > 2
 
 
+def test_a_reply_begun_for_the_model_is_continued(backend: LocalBackend) -> None:
+    messages = prompts.tests_prompt(DEFAULT_TASK, "second_largest_unique", 5, "asserts")
+    seen: list[str] = []
+
+    def first_case(text: str) -> bool:
+        seen.append(text)
+        return text.count("\n") >= 2
+
+    reply = backend.complete_until(
+        messages, until=first_case, start=prompts.ASSERTS_START, seed=0, max_tokens=200
+    )
+    assert reply.text.startswith("```python\nassert ") and reply.finish_reason == "stop"
+    assert all(text.startswith(prompts.ASSERTS_START) for text in seen)
+    assert "second_largest_unique(" in reply.text.splitlines()[1]  # the model went on from it
+    assert reply.text.count("```python") == 1  # once: the server streams only what follows
+    assert reply.completion_tokens and reply.completion_tokens < 200
+
+
 def test_n_seeded_concurrent_requests_when_n_is_off(model_file: Path) -> None:
     b = LocalBackend(model_file, slots=2, ctx_size=1024, use_n=False, request_timeout=900)
     try:

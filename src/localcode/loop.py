@@ -500,6 +500,7 @@ class _Run:
                 reply = self.backend.complete_until(
                     messages,
                     until=self._enough_cases,
+                    start=prompts.ASSERTS_START,
                     temperature=temperature,
                     seed=seed,
                     max_tokens=budget,

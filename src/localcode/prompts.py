@@ -14,6 +14,9 @@ ASSERTS_SYSTEM = (
     "You write unit tests as Python assert statements for functions that do not exist yet. "
     "Reply with one ```python block and nothing else."
 )
+# Where a backend continues a reply begun for it, a function's tests reply starts here: asked
+# for assert lines, the model sometimes writes the function first (bench/tests_prefill.py).
+ASSERTS_START = "```python\nassert"
 CODE_SYSTEM = (
     "You are an expert Python programmer. Reply with the complete solution in one ```python "
     "block: imports and every function it needs. No tests, no examples, no explanations."

@@ -63,13 +63,16 @@ class StopsEarly(Protocol):
         messages: Sequence[Message],
         *,
         until: Callable[[str], bool],
+        start: str = "",
         temperature: float = 0.0,
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> Completion:
         """One reply, ended where `until(text so far)` first holds (checked as each line ends;
-        `finish_reason` is then "stop"), or as `complete()` would end it. Raises as `complete()`
-        does."""
+        `finish_reason` is then "stop"), or as `complete()` would end it. A `start` is the
+        reply's beginning, written for the model, which goes on from it (the text returned and
+        the text `until` sees begin with it; `completion_tokens` counts what the model wrote).
+        Raises as `complete()` does."""
         ...
 
 

@@ -144,14 +144,18 @@ class LocalBackend:
         messages: Sequence[Message],
         *,
         until: Callable[[str], bool],
+        start: str = "",
         temperature: float = 0.0,
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> Completion:
         """One reply, streamed; where `until` holds, the stream is closed and the server,
-        seeing its client gone, stops writing (no tokens are spent on what would be cut)."""
-        body, prompt_tokens = self._body(messages, temperature, max_tokens)
-        text, finish = "", None
+        seeing its client gone, stops writing (no tokens are spent on what would be cut).
+        A `start` goes as a last assistant message, which llama.cpp continues (it streams
+        only what follows)."""
+        begun = [{"role": "assistant", "content": start}] if start else []
+        body, prompt_tokens = self._body([*messages, *begun], temperature, max_tokens)
+        text, finish = start, None
         with (
             self._errors(),
             self._http.stream(
@@ -171,7 +175,7 @@ class LocalBackend:
             text=text,
             seed=seed,
             prompt_tokens=prompt_tokens,
-            completion_tokens=self._tokens(text),
+            completion_tokens=self._tokens(text[len(start) :]),
             finish_reason=finish,
         )
 
