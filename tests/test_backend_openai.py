@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
-from fakes.openai import FakeOpenAI, error
-from fakes.server import html_reply, refused_url
+from fakes.openai import FakeOpenAI, completion, error
+from fakes.server import html_reply, json_reply, refused_url
 
-from localcode import AgentConfig, models, solve
+from localcode import AgentConfig, models, prompts, solve
 from localcode.backends import create_backend, provider
 from localcode.backends.http import RetryPolicy
 from localcode.backends.llama_server import LlamaServer, start_server
@@ -64,6 +65,21 @@ def test_same_seed_same_reply(llama: LlamaServer) -> None:
 
 
 @pytest.mark.model
+def test_a_streamed_reply_ends_where_it_is_enough_and_the_server_stops_writing(
+    llama: LlamaServer,
+) -> None:
+    b = OpenAIBackend(None, llama.base_url, retry=FAST)
+    messages = prompts.tests_prompt("Write add(a, b) that returns a + b.", "add", 5)
+    cut = b.complete_until(messages, until=lambda text: text.count("\n") >= 2, max_tokens=300)
+    assert cut.error is None and cut.finish_reason == "stop" and cut.text.count("\n") == 2
+    whole = b.complete_until(messages, until=lambda text: False, max_tokens=300)
+    assert whole.text.startswith(cut.text) and whole.text.count("\n") > 2  # greedy: same start
+    slots = httpx.get(f"{llama.root_url}/slots").json()  # nothing left writing after the cut
+    assert not any(s.get("is_processing") for s in slots)
+    b.close()
+
+
+@pytest.mark.model
 def test_whole_loop(llama: LlamaServer, demo_task: str) -> None:
     cfg = AgentConfig(
         backend="openai", n_candidates=SLOTS, max_iters=1, max_tokens=256, max_test_tokens=400
@@ -97,6 +113,19 @@ def test_a_server_that_ignores_n_gets_the_rest_one_by_one(fake: FakeOpenAI) -> N
     assert not b.supports_n
     b.complete(ADD, n=2, seed=0)
     assert "n" not in fake.requests[-1].body
+
+
+def test_a_streamed_reply_is_cut_where_until_holds(fake: FakeOpenAI) -> None:
+    fake.writer = lambda messages, seed: "".join(f"line {i}\n" for i in range(8))
+    b = backend(fake)
+    cut = b.complete_until(ADD, until=lambda text: "line 2" in text, seed=3)
+    assert cut.text == "line 0\nline 1\nline 2\n" and cut.finish_reason == "stop"
+    whole = b.complete_until(ADD, until=lambda text: False, start="ignored", seed=3)
+    assert whole.text.count("\n") == 8 and whole.finish_reason == "stop" and whole.seed == 3
+    sent = fake.requests[-1].body
+    assert sent["stream"] is True and sent["messages"] == ADD  # no begun reply: the API has none
+    fake.queue.append(json_reply(completion("m", ["a\nb\n"])))  # a server that won't stream
+    assert b.complete_until(ADD, until=lambda text: False).text == "a\nb\n"
 
 
 def test_500_to_n_falls_back_without_retrying(fake: FakeOpenAI) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .server import FakeServer, Reply, Request, json_reply
@@ -37,6 +38,26 @@ def completion(model: str, texts: list[str], prompt_tokens: int = 20) -> dict[st
     }
 
 
+def chunks(model: str, text: str) -> Iterator[bytes]:
+    """A streamed completion as server-sent events: a chunk a line, the finish, then [DONE]."""
+
+    def event(delta: dict[str, str], finish: str | None) -> bytes:
+        chunk = {
+            "id": "chatcmpl-123",
+            "object": "chat.completion.chunk",
+            "created": 1694268190,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+        return f"data: {json.dumps(chunk)}\n\n".encode()
+
+    yield event({"role": "assistant", "content": ""}, None)
+    for line in text.splitlines(keepends=True):
+        yield event({"content": line}, None)
+    yield event({}, "stop")
+    yield b"data: [DONE]\n\n"
+
+
 class FakeOpenAI(FakeServer):
     """Choice i is `writer(messages, seed + i)` ("reply <seed>" by default).
 
@@ -67,8 +88,13 @@ class FakeOpenAI(FakeServer):
             )
         if req.method == "POST" and req.path == "/v1/chat/completions":
             body = req.body
-            assert body["model"] in self.models and body["stream"] is False
+            assert body["model"] in self.models and isinstance(body["stream"], bool)
             assert isinstance(body["messages"], list) and "seed" in body
+            if body["stream"]:
+                text = self.writer(body["messages"], body["seed"])
+                return Reply(
+                    200, chunks(body["model"], text), {"Content-Type": "text/event-stream"}
+                )
             n = body.get("n", 1) if self.honours_n else 1
             texts = [self.writer(body["messages"], body["seed"] + i) for i in range(n)]
             return json_reply(completion(body["model"], texts))

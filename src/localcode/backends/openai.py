@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ from ..config import AgentConfig
 from ..errors import BackendError, BackendUnavailable, LocalCodeError, PromptTooLong, UsageError
 from .base import Completion, Message
 from .http import (
+    Deadline,
     RetryPolicy,
     error_text,
     is_retryable,
@@ -20,6 +22,7 @@ from .http import (
     redact,
     retry_after,
     sample_each,
+    sse_events,
     transport_error,
     with_retries,
 )
@@ -123,6 +126,65 @@ class OpenAIBackend:
 
         return sample_each(one, n, seed, self.max_parallel)
 
+    def complete_until(
+        self,
+        messages: Sequence[Message],
+        *,
+        until: Callable[[str], bool],
+        start: str = "",
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> Completion:
+        """One reply, streamed; where `until` holds the stream is closed, which servers such as
+        llama.cpp's and vLLM take as the end of the request. `start` is not sent: the chat
+        completions API has no portable way to continue a begun reply, so the model writes it
+        all."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+            "temperature": temperature,
+            "seed": seed,
+            "stream": True,
+        }
+        return with_retries(lambda: self._stream(body, until, max_tokens), self.retry)
+
+    def _stream(
+        self, body: dict[str, Any], until: Callable[[str], bool], max_tokens: int
+    ) -> Completion:
+        deadline = Deadline(self.request_timeout)
+        out = Completion(text="", seed=body["seed"])
+        try:
+            sent = {**body, self._max_tokens_key: max_tokens}
+            with self._client.stream(
+                "POST", f"{self.base_url}/chat/completions", json=sent
+            ) as resp:
+                if resp.status_code != 200:
+                    resp.read()
+                    if resp.status_code == 400 and self._switch_max_tokens(resp):
+                        return self._stream(body, until, max_tokens)
+                    raise self._status_error(resp)
+                if not resp.headers.get("content-type", "").startswith("text/event-stream"):
+                    resp.read()  # a server that does not stream: its whole reply, or a page
+                    return self._choices(json_body(resp, self._where), body["seed"])[0]
+                for _, data in sse_events(resp, deadline):
+                    if data.strip() == "[DONE]":
+                        break
+                    for choice in json.loads(data).get("choices") or []:
+                        piece = (choice.get("delta") or {}).get("content") or ""
+                        out.text += piece
+                        out.finish_reason = choice.get("finish_reason") or out.finish_reason
+                        if "\n" in piece and until(out.text):
+                            out.finish_reason = "stop"
+                            return out  # leaving the block closes the stream
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc) from None
+        except TimeoutError:
+            raise BackendError(self._slow, retryable=True) from None
+        except ValueError as exc:  # an event whose data is not JSON
+            raise BackendError(f"{self.base_url} sent a malformed event stream: {exc}") from None
+        return out
+
     def _complete_n(
         self, body: dict[str, Any], n: int, seed: int, max_tokens: int
     ) -> list[Completion] | None:
@@ -203,13 +265,22 @@ class OpenAIBackend:
         try:
             return self._client.request(method, f"{self.base_url}{path}", json=body)
         except httpx.TransportError as exc:
-            raise transport_error(
-                exc,
-                f"Couldn't reach an OpenAI-compatible server at {self.base_url} — start it "
-                "(vLLM, llama.cpp server, LM Studio), or pass --base-url (or set OPENAI_BASE_URL).",
-                f"{self.base_url} did not answer within {self.request_timeout:g} s "
-                "(--request-timeout): raise it, or lower --max-parallel.",
-            ) from None
+            raise self._transport_error(exc) from None
+
+    def _transport_error(self, exc: httpx.TransportError) -> BackendError:
+        return transport_error(
+            exc,
+            f"Couldn't reach an OpenAI-compatible server at {self.base_url} — start it "
+            "(vLLM, llama.cpp server, LM Studio), or pass --base-url (or set OPENAI_BASE_URL).",
+            self._slow,
+        )
+
+    @property
+    def _slow(self) -> str:
+        return (
+            f"{self.base_url} did not answer within {self.request_timeout:g} s "
+            "(--request-timeout): raise it, or lower --max-parallel."
+        )
 
     def _status_error(self, resp: httpx.Response) -> BackendError:
         status = resp.status_code
