@@ -34,7 +34,13 @@ def scripted() -> Callable[[str, list[dict[str, str]]], str]:
 
     def write(system: str, messages: list[dict[str, str]]) -> str:
         prompt = [{"role": "system", "content": system}, *messages]
-        return MockBackend("demo").complete(prompt, seed=next(calls))[0].text
+        text = MockBackend("demo").complete(prompt, seed=next(calls))[0].text
+        if messages[-1]["role"] == "assistant":  # tests begun as assert lines: the same cases
+            cases = [
+                line.strip() for line in text.splitlines() if line.strip().startswith("assert")
+            ]
+            text = "```python\n" + "\n".join(cases) + "\n```"
+        return text
 
     return write
 
@@ -61,6 +67,27 @@ def test_request_shape_and_usage(server: FakeAnthropic) -> None:
     assert body["system"] == "You write code."
     assert body["messages"] == [{"role": "user", "content": "Write add(a, b)."}]
     assert (body["model"], body["max_tokens"], body["temperature"]) == (MODEL, 77, 0.8)
+
+
+def test_a_reply_begun_for_the_model_and_cut_where_until_holds(server: FakeAnthropic) -> None:
+    server.writer = lambda system, messages: (
+        "```python\n" + "".join(f"assert f({i}) == {i}\n" for i in range(8))
+    )
+    b = backend(server.url)
+    seen: list[str] = []
+
+    def three(text: str) -> bool:
+        seen.append(text)
+        return text.count("\n") == 4
+
+    cut = b.complete_until(MESSAGES, until=three, start="```python\nassert", seed=2)
+    assert cut.text.startswith("```python\nassert f(0) == 0\nassert f(1) == 1\nassert f(2)")
+    assert cut.text.count("\n") == 4 and cut.finish_reason == "stop" and cut.seed == 2
+    assert all(text.startswith("```python\nassert") for text in seen)
+    sent = server.requests[-1].body["messages"]
+    assert sent[-1] == {"role": "assistant", "content": "```python\nassert"}
+    whole = b.complete_until(MESSAGES, until=lambda text: False)
+    assert whole.text.count("assert") == 8 and whole.finish_reason == "stop"
 
 
 def test_temperature_is_clamped_to_the_api_range(server: FakeAnthropic) -> None:

@@ -59,6 +59,17 @@ def test_request_shape_seeds_and_usage(server: FakeOllama) -> None:
     assert all(b["messages"] == MESSAGES and b["model"] == MODEL for b in bodies)
 
 
+def test_a_streamed_reply_is_cut_where_until_holds(server: FakeOllama) -> None:
+    server.writer = lambda messages, seed: "".join(f"assert f({i}) == {i}\n" for i in range(8))
+    b = backend(server.url)
+    three = b.complete_until(MESSAGES, until=lambda text: text.count("\n") == 3, seed=4)
+    assert three.text.startswith("assert f(0) == 0\nassert f(1) == 1\nassert f(2) == 2\n")
+    assert three.text.count("\n") == 3 and three.finish_reason == "stop" and three.seed == 4
+    whole = b.complete_until(MESSAGES, until=lambda text: False, start="ignored", seed=4)
+    assert whole.text.count("\n") == 8 and whole.completion_tokens  # the final counts
+    assert server.requests[-1].body["messages"] == MESSAGES  # no begun reply is sent
+
+
 def test_parallel_requests_bounded_by_max_parallel(server: FakeOllama) -> None:
     in_flight, peak = 0, 0
 

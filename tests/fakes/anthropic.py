@@ -100,6 +100,13 @@ class FakeAnthropic(FakeServer):
             return json_reply(error_body("not_found_error", f"model: {model}"), 404)
         messages = req.body["messages"]
         text = self.writer(req.body.get("system", ""), messages)
+        if messages[-1]["role"] == "assistant":  # a prefill: the model goes on from it
+            begun = messages[-1]["content"]
+            if begun != begun.rstrip():
+                message = "final assistant content cannot end with trailing whitespace"
+                return json_reply(error_body("invalid_request_error", message), 400)
+            assert text.startswith(begun), "the fake's writer must write the whole reply"
+            text = text[len(begun) :]
         tokens = sum(len(m["content"]) for m in messages) // 4
         return Reply(
             200, message_stream(model, text, tokens), {"Content-Type": "text/event-stream"}

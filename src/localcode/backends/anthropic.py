@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -93,6 +93,32 @@ class AnthropicBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
+        body = self._body(messages, temperature, max_tokens)
+
+        def one(s: int) -> Completion:
+            return with_retries(lambda: self._message(body, s), self.retry)
+
+        return sample_each(one, n, seed, self.max_parallel)
+
+    def complete_until(
+        self,
+        messages: Sequence[Message],
+        *,
+        until: Callable[[str], bool],
+        start: str = "",
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> Completion:
+        """One reply; where `until` holds the stream is closed. A `start` goes as the last
+        assistant message, which the API continues (its "prefill")."""
+        begun = [{"role": "assistant", "content": start}] if start else []
+        body = self._body([*messages, *begun], temperature, max_tokens)
+        return with_retries(lambda: self._message(body, seed, until, start), self.retry)
+
+    def _body(
+        self, messages: Sequence[Message], temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         body: dict[str, Any] = {
             "model": self.model,
@@ -107,22 +133,27 @@ class AnthropicBackend:
         }
         if system:
             body["system"] = system
+        return body
 
-        def one(s: int) -> Completion:
-            return with_retries(lambda: self._message(body, s), self.retry)
-
-        return sample_each(one, n, seed, self.max_parallel)
-
-    def _message(self, body: dict[str, Any], seed: int) -> Completion:
+    def _message(
+        self,
+        body: dict[str, Any],
+        seed: int,
+        until: Callable[[str], bool] | None = None,
+        start: str = "",
+    ) -> Completion:
         deadline = Deadline(self.request_timeout)
         out = Completion(text="", seed=seed)
-        parts: list[str] = []
+        parts: list[str] = [start]
         try:
             with self._client.stream("POST", f"{self.base_url}/v1/messages", json=body) as resp:
                 if resp.status_code != 200:
                     raise self._status_error(resp)
                 for event, data in sse_events(resp, deadline):
-                    if self._apply(event, json.loads(data), out, parts):
+                    done = self._apply(event, json.loads(data), out, parts)
+                    if not done and until and "\n" in parts[-1] and until("".join(parts)):
+                        out.finish_reason, done = "stop", True  # leaving closes the stream
+                    if done:
                         out.text = "".join(parts)
                         return out
         except httpx.TransportError as exc:

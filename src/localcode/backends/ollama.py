@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,31 +151,61 @@ class OllamaBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
-        msgs = [{"role": m["role"], "content": m["content"]} for m in messages]
-        estimate = estimate_tokens([m["content"] for m in msgs])
-        if estimate // 2 > self.num_ctx:  # even at 8 characters a token it would not fit
-            raise self._too_long(estimate, None)
+        estimate = self._fits(messages)
 
         def one(s: int) -> Completion:
-            body = {
-                "model": self.model,
-                "messages": msgs,
-                "stream": True,
-                "keep_alive": self.keep_alive,
-                "options": {
-                    "seed": s,
-                    "temperature": temperature,
-                    "num_ctx": self.num_ctx,
-                    "num_predict": max_tokens,
-                },
-            }
+            body = self._body(messages, s, temperature, max_tokens)
             done = with_retries(lambda: self._chat(body), self.retry)
             return self._completion(done, s, estimate)
 
         return sample_each(one, n, seed, self.max_parallel)
 
-    def _chat(self, body: dict[str, object]) -> dict[str, object]:
-        """One streamed /api/chat: the final object, with the whole text in message.content."""
+    def complete_until(
+        self,
+        messages: Sequence[Message],
+        *,
+        until: Callable[[str], bool],
+        start: str = "",
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 1024,
+    ) -> Completion:
+        """One reply; where `until` holds the stream is closed, and Ollama stops generating.
+        `start` is not sent: continuing a begun reply depends on each model's template, which
+        this client cannot check."""
+        estimate = self._fits(messages)
+        body = self._body(messages, seed, temperature, max_tokens)
+        done = with_retries(lambda: self._chat(body, until), self.retry)
+        return self._completion(done, seed, estimate)
+
+    def _fits(self, messages: Sequence[Message]) -> int:
+        """The prompt's estimated tokens, refused when it cannot fit num_ctx."""
+        estimate = estimate_tokens([m["content"] for m in messages])
+        if estimate // 2 > self.num_ctx:  # even at 8 characters a token it would not fit
+            raise self._too_long(estimate, None)
+        return estimate
+
+    def _body(
+        self, messages: Sequence[Message], seed: int, temperature: float, max_tokens: int
+    ) -> dict[str, object]:
+        return {
+            "model": self.model,
+            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+            "stream": True,
+            "keep_alive": self.keep_alive,
+            "options": {
+                "seed": seed,
+                "temperature": temperature,
+                "num_ctx": self.num_ctx,
+                "num_predict": max_tokens,
+            },
+        }
+
+    def _chat(
+        self, body: dict[str, object], until: Callable[[str], bool] | None = None
+    ) -> dict[str, object]:
+        """One streamed /api/chat: the final object, with the whole text in message.content;
+        ended early, with done_reason "stop" and no counts, where `until` holds."""
         deadline = Deadline(self.request_timeout)
         parts: list[str] = []
         try:
@@ -190,8 +220,10 @@ class OllamaBackend:
                             retryable=True,
                         )
                     message = obj.get("message")
-                    if isinstance(message, dict):
-                        parts.append(str(message.get("content") or ""))
+                    piece = str(message.get("content") or "") if isinstance(message, dict) else ""
+                    parts.append(piece)
+                    if until and "\n" in piece and until("".join(parts)):
+                        obj = {"done": True, "done_reason": "stop"}  # closing the stream ends it
                     if obj.get("done"):
                         obj["message"] = {"role": "assistant", "content": "".join(parts)}
                         return obj
