@@ -157,6 +157,19 @@ def test_server_handle_serves_v1_then_stops(model_file: Path) -> None:
         httpx.get(f"{server.base_url}/models", timeout=5)
 
 
+def test_a_draft_model_drafts_and_its_drafts_are_accepted(model_file: Path) -> None:
+    body = {"messages": code_messages(), "temperature": 0.0, "max_tokens": 48, "seed": 0}
+    for draft in (None, model_file):  # the model as its own draft: its drafts are accepted
+        with start_server(model_file, slots=1, ctx_per_slot=1024, draft=draft, draft_max=4) as s:
+            data = httpx.post(f"{s.base_url}/chat/completions", json=body, timeout=300).json()
+            timings = data.get("timings", {})
+            assert "def second_largest_unique" in data["choices"][0]["message"]["content"]
+            if draft is None:
+                assert not timings.get("draft_n")
+            else:  # (not always the same text: checking a draft computes logits in a batch)
+                assert timings["draft_n"] > 0 and timings["draft_n_accepted"] > 0
+
+
 def test_corrupt_model_is_reported_and_never_loaded(
     model_file: Path,
     tmp_path: Path,

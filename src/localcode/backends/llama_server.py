@@ -75,14 +75,20 @@ def start_server(
     ctx_per_slot: int = 8192,
     threads: int | None = None,
     speculative: str | None = None,
+    draft: str | os.PathLike[str] | None = None,
+    draft_max: int = 16,
 ) -> LlamaServer:
     """Load a GGUF model and serve it on 127.0.0.1 at a free port with `slots` parallel slots.
     `speculative` names one of llama.cpp's draft-free speculative decoders (SPECULATIVE, e.g.
-    "ngram_simple": drafts from n-grams already in the prompt and the reply)."""
+    "ngram_simple": drafts from n-grams already in the prompt and the reply); `draft` is a
+    smaller model of the same family that drafts up to `draft_max` tokens a step for the model
+    to check (bench/speculative.py measures both)."""
     if slots < 1 or ctx_per_slot < 1:
         raise ValueError("slots and ctx_per_slot must be at least 1")
     if speculative is not None and speculative not in SPECULATIVE:
         raise ValueError(f"speculative must be one of {', '.join(SPECULATIVE)}")
+    if speculative is not None and draft is not None:
+        raise ValueError("choose a draft-free speculative decoder or a draft model, not both")
     path = Path(model_path)
     xllamacpp = _import_engine()
     n_threads = threads or usable_cpus()
@@ -98,6 +104,15 @@ def start_server(
     if speculative is not None:
         kind = f"COMMON_SPECULATIVE_TYPE_{speculative.upper()}"
         params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
+    if draft is not None:  # llama.cpp server's defaults, but for how many tokens a step
+        params.speculative.types = [
+            xllamacpp.common_speculative_type.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE
+        ]
+        params.speculative.draft.mparams.path = str(draft)
+        params.speculative.draft.n_max = draft_max
+        params.speculative.draft.p_min = 0.75
+        params.speculative.draft.cpuparams.n_threads = n_threads
+        params.speculative.draft.cpuparams_batch.n_threads = n_threads
     try:
         server = xllamacpp.Server(params)
     except RuntimeError as exc:
