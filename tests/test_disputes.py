@@ -398,9 +398,9 @@ class Streaming(EightTests):
     def complete_until(
         self, messages: Any, *, until: Any, start: str = "", **kw: Any
     ) -> Completion:
-        assert EIGHT_TESTS.startswith(start)  # the model goes on from the reply's start
-        text = start
-        for line in EIGHT_TESTS[len(start) :].splitlines(keepends=True):
+        assert start.startswith("```python\n") and start.endswith("assert")
+        text = start  # the model goes on from the reply's start with its eight cases
+        for line in EIGHT_TESTS[len("```python\nassert") :].splitlines(keepends=True):
             text += line
             if until(text):
                 break
