@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from fakes.openai import FakeOpenAI, completion, error
-from fakes.server import html_reply, json_reply, refused_url
+from fakes.server import Reply, html_reply, json_reply, refused_url
 
 from localcode import AgentConfig, models, prompts, solve
 from localcode.backends import create_backend, provider
@@ -126,6 +126,15 @@ def test_a_streamed_reply_is_cut_where_until_holds(fake: FakeOpenAI) -> None:
     assert sent["stream"] is True and sent["messages"] == ADD  # no begun reply: the API has none
     fake.queue.append(json_reply(completion("m", ["a\nb\n"])))  # a server that won't stream
     assert b.complete_until(ADD, until=lambda text: False).text == "a\nb\n"
+
+
+def test_an_error_event_mid_stream_is_retried_then_reported(fake: FakeOpenAI) -> None:
+    failing = b'data: {"error": {"message": "slot unavailable", "type": "server_error"}}\n\n'
+    for _ in range(3):
+        fake.queue.append(Reply(200, [failing], {"Content-Type": "text/event-stream"}))
+    with pytest.raises(BackendError, match="failed mid-reply: .*slot unavailable"):
+        backend(fake).complete_until(ADD, until=lambda text: False)
+    assert len(fake.requests) == 3  # retried as a failed request is
 
 
 def test_500_to_n_falls_back_without_retrying(fake: FakeOpenAI) -> None:

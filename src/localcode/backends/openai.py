@@ -170,7 +170,13 @@ class OpenAIBackend:
                 for _, data in sse_events(resp, deadline):
                     if data.strip() == "[DONE]":
                         break
-                    for choice in json.loads(data).get("choices") or []:
+                    chunk = json.loads(data)
+                    if chunk.get("error"):  # a failure after the stream began comes as an event
+                        detail = redact(error_text(data), self._key)
+                        raise BackendError(
+                            f"{self._where} failed mid-reply: {detail}", retryable=True
+                        )
+                    for choice in chunk.get("choices") or []:
                         piece = (choice.get("delta") or {}).get("content") or ""
                         out.text += piece
                         out.finish_reason = choice.get("finish_reason") or out.finish_reason
