@@ -110,12 +110,7 @@ class OpenAIBackend:
         seed: int = 0,
         max_tokens: int = 1024,
     ) -> list[Completion]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
-            "temperature": temperature,
-            "stream": False,
-        }
+        body = self._body(messages, temperature, stream=False)
         if n > 1 and self.supports_n:
             out = self._complete_n(body, n, seed, max_tokens)
             if out is not None:
@@ -140,14 +135,19 @@ class OpenAIBackend:
         llama.cpp's and vLLM take as the end of the request. `start` is not sent: the chat
         completions API has no portable way to continue a begun reply, so the model writes it
         all."""
-        body: dict[str, Any] = {
+        body = {**self._body(messages, temperature, stream=True), "seed": seed}
+        return with_retries(lambda: self._stream(body, until, max_tokens), self.retry)
+
+    def _body(
+        self, messages: Sequence[Message], temperature: float, *, stream: bool
+    ) -> dict[str, Any]:
+        """A chat request's body, without its seed, n and token budget."""
+        return {
             "model": self.model,
             "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
             "temperature": temperature,
-            "seed": seed,
-            "stream": True,
+            "stream": stream,
         }
-        return with_retries(lambda: self._stream(body, until, max_tokens), self.retry)
 
     def _stream(
         self, body: dict[str, Any], until: Callable[[str], bool], max_tokens: int
