@@ -157,6 +157,13 @@ def test_server_handle_serves_v1_then_stops(model_file: Path) -> None:
         httpx.get(f"{server.base_url}/models", timeout=5)
 
 
+def test_a_speculative_decoder_and_a_draft_model_are_refused_together(model_file: Path) -> None:
+    with pytest.raises(ValueError, match="not both"):
+        start_server(model_file, speculative="ngram_simple", draft=model_file)
+    with pytest.raises(ValueError, match="must be one of"):
+        start_server(model_file, speculative="draft")
+
+
 def test_a_draft_model_drafts_and_its_drafts_are_accepted(model_file: Path) -> None:
     body = {"messages": code_messages(), "temperature": 0.0, "max_tokens": 48, "seed": 0}
     for draft in (None, model_file):  # the model as its own draft: its drafts are accepted
