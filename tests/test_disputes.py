@@ -278,22 +278,15 @@ class RightTests(ByKind):
         return AREA_TESTS if kind == "tests" else super()._scripted(kind, seed)
 
 
-# a brute force that returns w * h for every w and h, negative ones too
-BRUTE = "sum(w for _ in range(abs(h))) * (1 if h >= 0 else -1)"
-
-
-def staged(
-    reference: str, answers: tuple[str, ...] = (), **kw: object
-) -> tuple[SolveResult, RightTests]:
-    """Round 0 with the greedy reply (`w * h`), the reference and two samples (`h * w`); the
-    judge answers `answers`."""
-    backend = RightTests(["w * h", "h * w"], reference, list(answers))
+def staged(reference: str, **kw: object) -> tuple[SolveResult, RightTests]:
+    """Round 0 with the greedy reply (`w * h`), the reference and two samples (`h * w`)."""
+    backend = RightTests(["w * h", "h * w"], reference, [])
     cfg = replace(config(), greedy=True, reference=True, **kw)  # type: ignore[arg-type]
     return solve(TASK, cfg, backend=backend), backend
 
 
 def test_round_0_draws_no_samples_when_the_greedy_reply_and_the_reference_agree() -> None:
-    result, backend = staged(BRUTE)
+    result, backend = staged("sum(w for _ in range(h))")
     assert [c.origin for c in result.rounds[0].candidates] == ["greedy", "reference"]
     assert result.passed and result.best is not None and result.best.origin == "greedy"
     kinds = [(prompts.kind_of(c.messages), c.n) for c in backend.history]
@@ -318,27 +311,12 @@ def test_round_0_draws_its_samples_when_the_two_readings_differ_or_fail() -> Non
     assert not any(n.startswith("round 0 drew") for n in differ.notes + fails.notes)
 
 
-def test_readings_that_differ_only_at_an_edge_draw_samples_and_claim_nothing() -> None:
-    # range(h) is empty for a negative h: the reference returns 0 for area(1, -1), the others -1;
-    # the tests, their inputs and those changed a little never reach a negative number
-    edge, backend = staged("sum(w for _ in range(h))")
-    assert len(edge.rounds[0].candidates) == 4
-    assert not edge.passed and edge.best is not None and edge.best.origin == "greedy"
-    said = "the brute-force reference r0c1 returns 0 for area(1, -1), where r0c0 returns -1"
-    assert any(said in n for n in edge.notes)
-    judged = [c.messages for c in backend.history if prompts.kind_of(c.messages) == "judge"]
-    assert any("area(1, -1)" in m[-1]["content"] for m in judged)  # asked; it could not tell
-    # the model says what the task asks for there: the leader's value, and the pass is claimed
-    told, _ = staged("sum(w for _ in range(h))", ("-1",))
-    assert told.passed and told.best is not None and told.best.origin == "greedy"
-
-
 class Overlapping(RightTests):
     """RightTests whose tests, greedy and reference requests each wait, up to 10 s, until all
     three have been asked: a run that asks them one after the other breaks the barrier."""
 
     def __init__(self) -> None:
-        super().__init__(["w * h", "h * w"], BRUTE, [])
+        super().__init__(["w * h", "h * w"], "sum(w for _ in range(h))", [])
         self.barrier = threading.Barrier(3, timeout=10)
         self.met: set[str] = set()
 
@@ -386,7 +364,7 @@ class Slow(RightTests):
 
 
 def test_each_second_of_an_overlapped_run_is_counted_in_one_phase() -> None:
-    backend = Slow(["w * h", "h * w"], BRUTE, [])
+    backend = Slow(["w * h", "h * w"], "sum(w for _ in range(h))", [])
     result = solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
     assert len(result.rounds[0].candidates) == 2  # the first step only
     assert result.spent["tests"].seconds >= 0.6 and result.spent["candidates"].tokens > 0
@@ -403,7 +381,7 @@ class EightTests(RightTests):
     """RightTests, with a tests reply that lists 8 cases where 5 were asked for."""
 
     def __init__(self) -> None:
-        super().__init__(["w * h", "h * w"], BRUTE, [])
+        super().__init__(["w * h", "h * w"], "sum(w for _ in range(h))", [])
 
     def _scripted(self, kind: str, seed: int) -> str:
         return EIGHT_TESTS if kind == "tests" else super()._scripted(kind, seed)
@@ -456,7 +434,7 @@ def test_a_backend_gone_while_the_tests_and_round_0_are_written_is_the_error() -
 
 
 def test_all_samples_draws_round_0_side_by_side() -> None:
-    result, backend = staged(BRUTE, agree_first=False)
+    result, backend = staged("sum(w for _ in range(h))", agree_first=False)
     assert len(result.rounds[0].candidates) == 4 and result.passed
 
 
@@ -530,7 +508,7 @@ def test_case_2():
 
 def excused(*answers: str) -> MockBackend:
     """Four distinct programs agree on the area and excuse test_case_2; the judge says `answers`."""
-    programs = ["w * h", "h * w", "w * h * 1", "w * h + 0"]
+    programs = ["w * h", "h * w", "w * h * 1", "abs(w * h)"]
     return MockBackend("demo", replies=[ONE_WRONG_TEST, *map(fenced, programs), *answers])
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from .backends import Message
 from .extract import literal_arguments, parse
-from .probes import EDGE_PREFIX, behaviour, shown
+from .probes import behaviour, shown
 from .prompts import judge_prompt
 from .ranking import distinct, position
 from .records import Candidate, Dispute
@@ -39,8 +39,8 @@ Ask = Callable[[list[Message]], str]  # one greedy, short reply to a prompt
 
 
 def seen(c: Candidate) -> dict[str, str]:
-    """What it returned on every probe, changed and edge input, by probe name (digests)."""
-    return c.seen
+    """What it returned on every probe and changed input, by probe name (digests)."""
+    return {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
 
 
 def signature(c: Candidate) -> tuple[tuple[str, str], ...]:
@@ -86,28 +86,25 @@ def differing_inputs(
     a: Candidate, b: Candidate, calls: dict[str, str]
 ) -> list[tuple[str, str, str]]:
     """(call, what a returned, what b returned) where they differ: the tests' own inputs first,
-    then changed inputs, then edge inputs, on which at least one returned a value (where one
-    raises and the other answers, the model says which the task asks for), shortest call first
-    in each. Edges come last: the model judges them only where nothing nearer the tests tells
-    the two apart."""
+    then changed inputs on which at least one returned a value (where one raises and the other
+    answers, the model says which the task asks for), shortest call first in each."""
     return [(call, x, y) for _, _, call, x, y, _ in _differences(a, b, calls)]
 
 
 def _differences(
     a: Candidate, b: Candidate, calls: dict[str, str]
-) -> list[tuple[int, int, str, str, str, int]]:
-    """Where they differ, in differing_inputs' order: (0 for the tests' own input, 1 for a
-    changed one, 2 for an edge, the call's length, the call, what each returned, how many of
-    the two raised)."""
+) -> list[tuple[bool, int, str, str, str, int]]:
+    """Where they differ, in differing_inputs' order: (a changed input, the call's length, the
+    call, what each returned, how many of the two raised)."""
     da, db = seen(a), seen(b)
-    sa = {k: v for run in a.behaviour_runs for k, v in shown(run).items()}
-    sb = {k: v for run in b.behaviour_runs for k, v in shown(run).items()}
+    sa = {**shown(a.probe_run), **shown(a.mutant_run)}
+    sb = {**shown(b.probe_run), **shown(b.mutant_run)}
     found = []
     for name, call in calls.items():
         x, y = da.get(name, "?"), db.get(name, "?")
         if x == y or "?" in (x, y) or name not in sa or name not in sb or sa[name] == sb[name]:
             continue
-        changed = 0 if name.startswith("test_probe_") else 2 if name.startswith(EDGE_PREFIX) else 1
+        changed = not name.startswith("test_probe_")
         raised = (x[0] == "x") + (y[0] == "x")
         if changed and raised == 2:
             continue  # both raise on a changed input: it is probably outside what the task allows

@@ -21,10 +21,8 @@ from .errors import (
 from .examples import example_tests
 from .extract import cases_written, extract_code, extract_tests
 from .probes import (
-    EDGE_PREFIX,
     MUTANT_PREFIX,
     behaviour,
-    edge_calls,
     mutant_calls,
     probe_calls,
     probe_tests,
@@ -142,7 +140,6 @@ class _Run:
         self.tests = ""
         self.probes: str | None = None  # behaviour probes on the tests' inputs (codet ranking)
         self.mutants: str | None = None  # ... and on those inputs changed a little
-        self.edges: str | None = None  # ... and at their edges (a sign flipped, 0, empty)
         self.calls: dict[str, str] = {}  # probe name -> the call it makes
         self.disputes: list[Dispute] = []  # every disagreement the model judged
         # verdicts by the pair of behaviours judged: the winner's behaviour, or None (undecided)
@@ -286,18 +283,14 @@ class _Run:
         )
 
     def _function_probes(self, calls: list[str]) -> None:
-        """Probes on the tests' calls of the function, on those calls changed a little, and on
-        them at an edge."""
-        entry, changed, edges = self.task.entry_point, mutant_calls(calls), edge_calls(calls)
+        """Probes on the tests' calls of the function, and on those calls changed a little."""
+        entry, changed = self.task.entry_point, mutant_calls(calls)
         self.probes = probe_tests(calls, entry)
         self.mutants = probe_tests(changed, entry, MUTANT_PREFIX)
-        self.edges = probe_tests(edges, entry, EDGE_PREFIX)
         if self.probes is not None:
             self.calls = {f"test_probe_{i}": c for i, c in enumerate(calls, start=1)}
         if self.mutants is not None:
             self.calls.update({f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)})
-        if self.edges is not None:
-            self.calls.update({f"{EDGE_PREFIX}{i}": c for i, c in enumerate(edges, 1)})
 
     def _given(self, code: str) -> Ranking:
         """The user's own code is scored first, as round 0, and improved from there."""
@@ -738,8 +731,6 @@ class _Run:
                     # there are changed calls only where there are calls
                     if self.mutants is not None:
                         c.mutant_run = run_tests(c.code, self.mutants, self.limits)
-                    if self.edges is not None:
-                        c.edge_run = run_tests(c.code, self.edges, self.limits)
             except SandboxError as exc:
                 return exc
             return c

@@ -15,14 +15,6 @@ only ever splits programs that already pass the same tests and return the same o
 inputs (see ranking.py), and only where every one of them returns a value. The changed inputs run
 separately from the tests' own, so a candidate that hangs on one loses only those.
 
-Edge inputs (`edge_calls`: a number's sign flipped or made 0, a string, list, tuple or dict made
-empty) are the cases those small changes never reach, and the ones a task in a sentence most
-often leaves unsaid. In the MBPP+ 120 run at d33e691, 4 of 13 false claims failed only there
-(a negative number, an empty string). A loop that counts down to 0 may never end from a
-negative number, so they run on their own, after the changed inputs: a candidate that hangs on
-one loses only those. They never vote (ranking.py): they only tell two readings apart, for the
-judge and for a claim (a brute-force reference returning another value there is dissent).
-
 A probe is a test that always fails with a digest of the value: it runs in the sandbox like any
 other test. The test and a function under test run in separate processes, so the digest is
 computed from the value that came back, out of the candidate's reach. Its message also carries a
@@ -41,7 +33,7 @@ import copy
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .extract import call_arguments, literal_arguments, parse
 from .sandbox.records import TestRun
@@ -49,9 +41,7 @@ from .sandbox.records import TestRun
 MAX_PROBES = 24
 MAX_MUTANTS = 24
 MAX_CALL_CHARS = 2000
-MAX_EDGES = 12
 MUTANT_PREFIX = "test_mutant_"
-EDGE_PREFIX = "test_edge_"
 _DIGEST = re.compile(r"localcode-probe=([vx][0-9a-f]{16})")
 _SHOWN = re.compile(r"localcode-probe=[vx][0-9a-f]{16} (.*)$", re.M)
 
@@ -197,49 +187,25 @@ def _unparse(node: ast.AST) -> str | None:
 
 def mutant_calls(calls: list[str], limit: int = MAX_MUTANTS) -> list[str]:
     """Calls like `calls` with one argument changed a little, taken from each call in turn."""
-    return _interleaved([_mutants(call) for call in calls], set(calls), limit)
-
-
-def edge_calls(calls: list[str], limit: int = MAX_EDGES) -> list[str]:
-    """Calls like `calls` with one argument at an edge (`_edges`), taken from each call in
-    turn; none that a call or a small change of one (`mutant_calls`) already makes."""
-    seen = set(calls) | {m for call in calls for m in _mutants(call)}
-    return _interleaved([_mutants(call, _edges) for call in calls], seen, limit)
-
-
-def _interleaved(per_call: list[list[str]], seen: set[str], limit: int) -> list[str]:
-    """The first of each call's list, then the second of each, ..., skipping any in `seen`."""
+    per_call = [_mutants(call) for call in calls]
+    seen = set(calls)
     out: list[str] = []
     for depth in range(max((len(m) for m in per_call), default=0)):
-        for changed in per_call:
-            if depth < len(changed) and changed[depth] not in seen and len(out) < limit:
-                seen.add(changed[depth])
-                out.append(changed[depth])
+        for mutants in per_call:
+            if depth < len(mutants) and mutants[depth] not in seen and len(out) < limit:
+                seen.add(mutants[depth])
+                out.append(mutants[depth])
     return out
 
 
-def _edges(value: object) -> list[object]:
-    """The value at the edges a task leaves unsaid, keeping its type: a number's sign flipped
-    and 0; a string, list, tuple or dict empty."""
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
-            return []
-        return [-value, type(value)(0)] if value else []
-    if isinstance(value, (str, list, tuple, dict)) and value:
-        return [type(value)()]
-    return []
-
-
-def _mutants(call: str, changes: Callable[[object], list[object]] | None = None) -> list[str]:
+def _mutants(call: str) -> list[str]:
     try:
-        return _changed_calls(call, changes or _changes)
+        return _changed_calls(call)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # a huge int, deep nesting
         return []
 
 
-def _changed_calls(call: str, changes: Callable[[object], list[object]]) -> list[str]:
+def _changed_calls(call: str) -> list[str]:
     node = ast.parse(call, mode="eval").body
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     found = literal_arguments(node, node.func.id)
@@ -248,10 +214,10 @@ def _changed_calls(call: str, changes: Callable[[object], list[object]]) -> list
     args, kwargs = found
     out = []
     for i, value in enumerate(args):
-        for changed in changes(value):
+        for changed in _changes(value):
             out.append(_render(node.func.id, [*args[:i], changed, *args[i + 1 :]], kwargs))
     for key, value in kwargs.items():
-        for changed in changes(value):
+        for changed in _changes(value):
             out.append(_render(node.func.id, args, {**kwargs, key: changed}))
     return [text for text in out if len(text) <= MAX_CALL_CHARS]
 
@@ -288,7 +254,7 @@ def probe_tests(
     calls: list[str], entry_point: str | None, prefix: str = "test_probe_"
 ) -> str | None:
     """A test file with one probe per call (`test_probe_1..n`, or `test_mutant_1..n` for changed
-    calls, `test_edge_1..n` for edge ones); None when there are no calls, or when the entry point is a class."""
+    calls); None when there are no calls, or when the entry point is a class."""
     if not calls or not entry_point or entry_point[:1].isupper():
         return None
     tests = []

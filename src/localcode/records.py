@@ -31,7 +31,6 @@ class Candidate:
     example_run: TestRun | None = None  # against the task's own examples, if it shows any
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
-    edge_run: TestRun | None = None  # ... and at their edges: a sign flipped, 0, empty
     error: str | None = None  # why no code came (backend error, no code in the reply)
     unavailable: bool = False  # no code because the backend could not serve at all (not in --json)
     prompt_tokens: int | None = None
@@ -50,16 +49,6 @@ class Candidate:
     def all_passed(self) -> bool:
         """Passes every generated test, every user test and every example of the task."""
         return self.run is not None and self.run.all_passed and self.passes_trusted
-
-    @property
-    def behaviour_runs(self) -> tuple[TestRun | None, ...]:
-        """Its probe runs: the tests' own inputs, those changed a little, those at an edge."""
-        return (self.probe_run, self.mutant_run, self.edge_run)
-
-    @property
-    def seen(self) -> dict[str, str]:
-        """What it returned on every probe, changed and edge input, by probe name (digests)."""
-        return {k: v for run in self.behaviour_runs for k, v in (behaviour(run) or {}).items()}
 
     @property
     def passes_trusted(self) -> bool:
@@ -174,11 +163,10 @@ class SolveResult:
                 shown = cand["example_run"]
                 cand["example_passed"] = shown and sum(r["passed"] for r in shown["results"])
                 cand["example_total"] = shown and len(shown["results"])
-                for run in ("probe_run", "mutant_run", "edge_run"):
-                    del cand[run]  # digests, not the harness's text
+                del cand["probe_run"], cand["mutant_run"]  # digests, not the harness's text
                 del cand["unavailable"]  # control data: the error says it
-                cand["behaviour"] = c.seen or None  # probe name -> digest (v: a value, x: raised)
+                seen = {**(behaviour(c.probe_run) or {}), **(behaviour(c.mutant_run) or {})}
+                cand["behaviour"] = seen or None  # probe name -> digest (v: a value, x: raised)
         if data["best"] is not None:
-            for key in ("probe_run", "mutant_run", "edge_run", "unavailable"):
-                del data["best"][key]
+            del data["best"]["probe_run"], data["best"]["mutant_run"], data["best"]["unavailable"]
         return data
