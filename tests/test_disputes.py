@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 from dataclasses import replace
@@ -536,3 +537,34 @@ def test_an_excused_test_is_not_judged_without_the_judge_or_when_no_pass_is_clai
     wrong = replace(config(), n_candidates=2)  # two programs cannot excuse a test
     result = solve(EXAMPLE_TASK, wrong, backend=excused("5"))
     assert not result.passed and result.disputes == []
+
+
+class Knows(RightTests):
+    """RightTests whose judge reads the task right: it answers w * h for any `area(w, h)`."""
+
+    def _scripted(self, kind: str, seed: int) -> str:
+        if kind != "judge":
+            return super()._scripted(kind, seed)
+        ask = self.history[-1].messages[-1]["content"]
+        w, h = map(int, re.findall(r"`area\((-?\d+), (-?\d+)\)`", ask)[-1])
+        return str(w * h)
+
+
+# three programs that agree with each other, and the tests, but add 1 from w = 3 on
+PLUS_ONE = ["w * h + (w >= 3)", "w * h + int(w > 2)", "w * h + (1 if w >= 3 else 0)"]
+
+
+def test_a_pass_only_the_judge_puts_first_against_the_vote_is_returned_but_not_claimed() -> None:
+    backend = Knows([*PLUS_ONE, RIGHT], RIGHT, [])
+    result = solve(EXAMPLE_TASK, config(), backend=backend)
+    assert result.best is not None and result.best.code.strip().endswith(RIGHT)  # the judge's
+    assert [d.winner for d in result.disputes] == [result.best.label]
+    assert result.best.all_passed and not result.passed
+    note = next(n for n in result.notes if n.startswith("not claimed"))
+    assert "only the model's judgement puts it first" in note and "area(3, " in note
+    assert "3 of the 4 programs that ran behave otherwise" in note
+    # the judge on the side of the vote: the pass is claimed
+    backend = Knows([RIGHT, "h * w", "w * h * 1", "w * h + (w >= 3)"], RIGHT, [])
+    result = solve(EXAMPLE_TASK, config(), backend=backend)
+    assert result.passed and result.disputes and result.best is not None
+    assert result.disputes[0].winner == result.best.label

@@ -240,6 +240,10 @@ class _Run:
                 )
                 break
         final = verdict(ranking, self.judged_for)
+        outvoted = self._outvoted(ranking) if final.done else ""
+        if outvoted:  # the returned code stays the judge's choice; only the claim goes
+            ranking = replace(ranking, dissent=outvoted)
+            final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
         early = len(self.rounds) < self.cfg.max_iters
@@ -402,6 +406,34 @@ class _Run:
                     f"the brute-force reference {ref.label} returns {theirs} for {call}, "
                     f"where {leader.label} returns {mine}"
                 )
+        return ""
+
+    def _outvoted(self, ranking: Ranking) -> str:
+        """Why a pass about to be claimed rests on the judge against the vote: the model judged
+        an input for the best's behaviour, and at most half of the programs that ran behave as
+        it does (of at least three). Where the vote and the judge disagree, one small model's
+        answer is all the claim has, and such claims were false 9 times in 12 over eight
+        committed runs (bench/claims_support.py; docs/METHOD.md, "Claims that hold")."""
+        best = ranking.best
+        pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
+        if best is None or best not in pool:
+            return ""
+        found = disputes.groups(pool, best)
+        mine, ran = len(found[0]), sum(map(len, found))
+        if ran < 3 or 2 * mine > ran:
+            return ""
+        by_label = {c.label: c for c in self.candidates}
+        ours = disputes.signature(best)
+        for d in self.disputes:
+            won = by_label.get(d.winner or "")
+            rivals = [by_label.get(k) for k in d.outputs if k != d.winner]
+            if won is None or disputes.signature(won) != ours or None in rivals:
+                continue  # not a verdict for the best's behaviour over another candidate's
+            return (
+                f"only the model's judgement puts it first (it judged {d.call} to return "
+                f"{d.outputs[won.label]}), and {ran - mine} of the {ran} programs that ran "
+                f"behave otherwise"
+            )
         return ""
 
     def _test_dissent(self, ranking: Ranking) -> str:
