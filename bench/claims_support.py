@@ -3,8 +3,8 @@
 Run: .venv/bin/python bench/claims_support.py runs/mbpp120/results.jsonl [more results.jsonl ...]
 
 Reads the per-candidate records `localcode bench` writes (runs from 75f5a9c on) and sorts each
-claimed pass by its support: how many of the run's candidates (every round) share the winner's
-behaviour group, and whether the model was asked to judge (a "judged:" note). A claim that
+claimed pass by its support: how many of the run's candidates (every round; those that pass the
+trusted tests the winner passes, as the loop counts them) share the winner's behaviour group, and whether the model was asked to judge (a "judged:" note). A claim that
 stopped round 0 at two (the greedy reply and the reference agreed) is its own kind. For each
 kind: claims, false claims (the hidden tests refute them), and the share. Nothing is run; no
 model is needed. It tells a rule for claims where it would cut false claims and what it would
@@ -30,7 +30,8 @@ def support(r: dict[str, Any]) -> str | None:
         return None  # a run before the per-candidate records
     if len(cands) == 2 and [c["origin"] for c in cands] == ["greedy", "reference"]:
         return "stopped at two"
-    grouped = [c for c in cands if c["group"] is not None]
+    # as the loop counts them: those that pass the trusted tests the winner passes (ranking.anchored)
+    grouped = [c for c in cands if c["group"] is not None and c["trusted"] == mine[0]["trusted"]]
     agree = sum(c["group"] == mine[0]["group"] for c in grouped)
     judged = any(_judged_with(n, best) for n in r["notes"])
     if agree == 1 and len(grouped) >= 3:

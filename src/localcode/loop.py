@@ -412,7 +412,7 @@ class _Run:
         """Why a pass about to be claimed rests on the judge against the vote: the model judged
         an input for the best's behaviour, and at most half of the programs that ran behave as
         it does (of at least three). Where the vote and the judge disagree, one small model's
-        answer is all the claim has, and such claims were false 9 times in 12 over eight
+        answer is all the claim has, and such claims were false 7 times in 10 over eight
         committed runs (bench/claims_support.py; docs/METHOD.md, "Claims that hold")."""
         best = ranking.best
         pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
