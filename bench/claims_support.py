@@ -14,11 +14,15 @@ cost in right ones, before a run is spent on it.
 from __future__ import annotations
 
 import argparse
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rounds_replay import load_run
+
+_VERDICT = re.compile(r": (r\d+c\d+) is right$")
+_TEST_SIDE = re.compile(r"; test\w* expects |: test\w* expects ")
 
 
 def support(r: dict[str, Any]) -> str | None:
@@ -33,8 +37,12 @@ def support(r: dict[str, Any]) -> str | None:
     # as the loop counts them: those that pass the trusted tests the winner passes (ranking.anchored)
     grouped = [c for c in cands if c["group"] is not None and c["trusted"] == mine[0]["trusted"]]
     agree = sum(c["group"] == mine[0]["group"] for c in grouped)
-    judged = any(_judged_with(n, best) for n in r["notes"])
-    if agree == 1 and len(grouped) >= 3:
+    groups = {c["label"]: c["group"] for c in cands}
+    won = [groups.get(_verdict_for(n) or "") for n in r["notes"]]
+    judged = mine[0]["group"] is not None and mine[0]["group"] in won
+    if len(grouped) < 3:
+        share = "fewer than 3 ran"
+    elif agree == 1:
         share = "alone"
     else:
         share = "half or less" if 2 * agree <= len(grouped) else "most"
@@ -46,17 +54,15 @@ def _outvoted(kind: str) -> bool:
     return kind in ("alone, judged", "half or less, judged")
 
 
-def _false(mine: list[dict[str, Any]], kinds: dict[str, str | None]) -> int:
+def _false(mine: list[dict[str, Any]], kinds: dict[str, str]) -> int:
     return sum(not r["hidden_passed"] for r in mine if r["task_id"] in kinds)
 
 
-def _judged_with(note: str, label: str) -> bool:
-    """A verdict for the winner over another candidate (not over a generated test's value)."""
-    return (
-        note.startswith("judged:")
-        and note.endswith(f": {label} is right")
-        and " expects " not in note
-    )
+def _verdict_for(note: str) -> str | None:
+    """The candidate a "judged:" note gives the verdict to over another candidate (not over a
+    generated test's value); the loop matches it to the winner by behaviour, as done here."""
+    found = _VERDICT.search(note) if note.startswith("judged:") else None
+    return found.group(1) if found and not _TEST_SIDE.search(note) else None
 
 
 def main() -> None:
@@ -69,11 +75,11 @@ def main() -> None:
     per_run = []
     for path in args.results:
         mine, _ = load_run(path)
-        kinds = {r["task_id"]: support(r) for r in mine if r["self_reported"]}
+        kinds = {r["task_id"]: k for r in mine if r["self_reported"] and (k := support(r))}
         kept = [r for r in mine if kinds.get(r["task_id"]) and not _outvoted(kinds[r["task_id"]])]
         per_run.append(
             f"  {path.parent.name}: {len(kinds)} claims, {_false(mine, kinds)} false; "
-            f"without those where the judge put a minority first: {len(kept)} claims, "
+            f"without those the judge decided for with at most half behind them: {len(kept)} claims, "
             f"{sum(not r['hidden_passed'] for r in kept)} false"
         )
         for r in mine:

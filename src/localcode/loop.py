@@ -409,10 +409,11 @@ class _Run:
         return ""
 
     def _outvoted(self, ranking: Ranking) -> str:
-        """Why a pass about to be claimed rests on the judge against the vote: the model judged
-        an input for the best's behaviour, and at most half of the programs that ran behave as
-        it does (of at least three). Where the vote and the judge disagree, one small model's
-        answer is all the claim has, and such claims were false 7 times in 10 over eight
+        """Why a pass about to be claimed rests on the judge, not the vote: the model judged an
+        input for the best's behaviour, and at most half of the candidates that ran (of at
+        least three, those that pass the trusted tests the best passes) behave as it does.
+        Whether the judge overturned the leader or confirmed a plurality, one small model's
+        answer is then all the claim has; such claims were false 6 times in 9 over eight
         committed runs (bench/claims_support.py; docs/METHOD.md, "Claims that hold")."""
         best = ranking.best
         pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
@@ -430,9 +431,9 @@ class _Run:
             if won is None or disputes.signature(won) != ours or None in rivals:
                 continue  # not a verdict for the best's behaviour over another candidate's
             return (
-                f"only the model's judgement puts it first (it judged {d.call} to return "
-                f"{d.outputs[won.label]}), and {ran - mine} of the {ran} programs that ran "
-                f"behave otherwise"
+                f"the model judged {d.call} to return {d.outputs[won.label]}, as it does, but "
+                f"only {mine} of the {ran} candidates that ran behave as it does: the vote "
+                "does not back the judge"
             )
         return ""
 
