@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -340,7 +340,7 @@ class _Run:
         best = ranking.best
         if best is None or not self.calls:
             return ranking
-        pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
+        pool = self._pool()
         if best not in pool:
             return ranking
         if not self.cfg.judge:
@@ -377,14 +377,25 @@ class _Run:
         reference returning another value on an input the judge did not decide for it."""
         return self._lost(leader) or self._contradicted(leader, pool)
 
-    def _lost(self, leader: Candidate) -> str:
-        mine = disputes.signature(leader)
+    def _pool(self) -> list[Candidate]:
+        """The candidates that may win and ran cleanly: those the judge and the claims weigh."""
+        return [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
+
+    def _verdicts(self) -> Iterator[tuple[Dispute, Candidate, list[Candidate]]]:
+        """The disputes between candidates that the model decided: (the dispute, the candidate
+        it decided for, the other side)."""
         by_label = {c.label: c for c in self.candidates}
         for d in self.disputes:
+            sides = [by_label.get(k) for k in d.outputs]
             won = by_label.get(d.winner or "")
-            if won is None or disputes.signature(won) == mine:
+            if won is not None and None not in sides:
+                yield d, won, [c for c in sides if c is not None and c is not won]
+
+    def _lost(self, leader: Candidate) -> str:
+        mine = disputes.signature(leader)
+        for d, won, lost in self._verdicts():
+            if disputes.signature(won) == mine:
                 continue
-            lost = [by_label[k] for k in d.outputs if k in by_label and k != d.winner]
             if any(disputes.signature(c) == mine for c in lost):
                 return (
                     f"the model judged {d.call} to return {d.outputs[won.label]} "
@@ -416,20 +427,17 @@ class _Run:
         answer is then all the claim has; such claims were false 6 times in 9 over eight
         committed runs (bench/claims_support.py; docs/METHOD.md, "Claims that hold")."""
         best = ranking.best
-        pool = [c for c in anchored(self.candidates) if c.run is not None and not c.run.error]
+        pool = self._pool()
         if best is None or best not in pool:
             return ""
         found = disputes.groups(pool, best)
         mine, ran = len(found[0]), sum(map(len, found))
         if ran < 3 or 2 * mine > ran:
             return ""
-        by_label = {c.label: c for c in self.candidates}
         ours = disputes.signature(best)
-        for d in self.disputes:
-            won = by_label.get(d.winner or "")
-            rivals = [by_label.get(k) for k in d.outputs if k != d.winner]
-            if won is None or disputes.signature(won) != ours or None in rivals:
-                continue  # not a verdict for the best's behaviour over another candidate's
+        for d, won, _ in self._verdicts():
+            if disputes.signature(won) != ours:
+                continue  # a verdict for another behaviour
             return (
                 f"the model judged {d.call} to return {d.outputs[won.label]}, as it does, but "
                 f"only {mine} of the {ran} candidates that ran behave as it does: the vote "
