@@ -225,3 +225,34 @@ def test_agent_passes_the_demo_tests_on_the_demo_task(model_file: Path) -> None:
     assert best.user_run.all_passed, best.user_run
     assert best.user_run.total == 5
     assert result.prompt_tokens and result.completion_tokens
+
+
+def test_a_shared_prefix_is_read_once_and_every_slot_starts_from_it(model_file: Path) -> None:
+    backend = LocalBackend(model_file, slots=3, ctx_size=1024, request_timeout=900)
+    task = "Write a function `count_vowels(s)` that returns how many vowels the string s has."
+    asks = [
+        prompts.tests_prompt(task, "count_vowels"),
+        prompts.code_prompt(task, "count_vowels"),
+        prompts.reference_prompt(task, "count_vowels"),
+    ]
+
+    def reused(messages: list[dict[str, str]], slot: int = -1) -> int:  # tokens not read
+        body = {"messages": messages, "max_tokens": 1, "temperature": 0, "id_slot": slot}
+        resp = httpx.post(f"{backend.server.base_url}/chat/completions", json=body, timeout=900)
+        return int(resp.json()["timings"]["cache_n"])
+
+    try:  # each slot holds another task's prompt, read whole
+        assert [reused(ask, slot) for slot, ask in enumerate(asks)] == [0, 0, 0]
+        other = task.replace("vowels", "consonants")
+        asks = [
+            [m, {**u, "content": u["content"].replace("vowels", "consonants")}] for m, u in asks
+        ]
+        prefix = backend.count_tokens(prompts.task_prefix(other)) - 5  # less its closing tokens
+        backend.share_prefix(prompts.task_prefix(other))
+        with ThreadPoolExecutor(3) as pool:
+            assert min(pool.map(reused, asks)) >= prefix
+        states = backend.server.states
+        assert states is not None and states.is_dir()
+    finally:
+        backend.close()
+    assert not states.exists()  # the slots' saved state goes with the server

@@ -86,6 +86,17 @@ class ShowsWork(Protocol):
         ...
 
 
+@runtime_checkable
+class SharesPrefix(Protocol):
+    """A backend that can read the beginning the next prompts share once, for all of them."""
+
+    def share_prefix(self, messages: Sequence[Message]) -> None:
+        """Read `messages` (the beginning of the prompts that follow, ending inside its last
+        message) once, so that each prompt that begins with it reads only the rest. Never
+        raises: where it cannot share, each prompt reads itself whole, as before."""
+        ...
+
+
 def fan_out(
     one: Callable[[int], Completion], n: int, seed: int, max_parallel: int
 ) -> list[Completion]:

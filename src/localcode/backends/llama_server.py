@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
+import tempfile
 import threading
 import weakref
 from pathlib import Path
@@ -31,6 +33,7 @@ class LlamaServer:
         slots: int,
         ctx_per_slot: int,
         threads: int,
+        states: Path | None = None,
     ) -> None:
         self._server: Any = server
         self.root_url = root_url.rstrip("/")
@@ -39,6 +42,7 @@ class LlamaServer:
         self.slots = slots
         self.ctx_per_slot = ctx_per_slot
         self.threads = threads
+        self.states = states  # where slots save and restore their state (private, removed on close)
         self._lock = threading.Lock()
 
     @property
@@ -52,6 +56,8 @@ class LlamaServer:
         # Dropping the last reference runs the C++ destructor, which stops the HTTP listener
         # and joins the engine's loop thread.
         del server
+        if self.states is not None:
+            shutil.rmtree(self.states, ignore_errors=True)
 
     def __enter__(self) -> LlamaServer:
         return self
@@ -101,6 +107,9 @@ def start_server(
     params.cpuparams.n_threads = n_threads
     params.cpuparams_batch.n_threads = n_threads
     params.verbosity = -1  # the engine's log goes nowhere; errors come back over HTTP
+    # a slot's state saved here is restored into other slots (LocalBackend.share_prefix)
+    states = Path(tempfile.mkdtemp(prefix="localcode-slots-"))
+    params.slot_save_path = str(states)
     if speculative is not None:
         kind = f"COMMON_SPECULATIVE_TYPE_{speculative.upper()}"
         params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
@@ -116,6 +125,7 @@ def start_server(
     try:
         server = xllamacpp.Server(params)
     except RuntimeError as exc:
+        shutil.rmtree(states, ignore_errors=True)
         raise ModelError(
             f"llama.cpp could not load {path} with {slots} slot(s) of {ctx_per_slot} tokens: {exc} "
             "Check that the file is a complete GGUF model (`localcode models list`) and that "
@@ -128,6 +138,7 @@ def start_server(
         slots=slots,
         ctx_per_slot=ctx_per_slot,
         threads=n_threads,
+        states=states,
     )
     _track(handle)
     return handle
