@@ -356,6 +356,32 @@ def test_a_backend_serving_fewer_than_three_requests_gets_the_tests_first() -> N
     assert result.passed and len(result.rounds[0].candidates) == 2
 
 
+class Sharing(RightTests):
+    """RightTests that can read a prompt's beginning once (SharesPrefix), and records when."""
+
+    def __init__(self) -> None:
+        # the reference differs on a changed input (area(3, 3)): samples, and the judge
+        super().__init__(["w * h", "h * w"], "w * h if w != 3 else 0", ["9"])
+        self.shared: list[tuple[int, list[dict[str, str]]]] = []
+
+    def share_prefix(self, messages: Any) -> None:
+        self.shared.append((len(self.history), [dict(m) for m in messages]))
+
+
+def test_the_task_is_shared_once_before_any_prompt_and_every_prompt_begins_with_it() -> None:
+    backend = Sharing()
+    result = solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
+    [(asked_before, prefix)] = backend.shared
+    assert asked_before == 0 and prefix == prompts.task_prefix(TASK)
+    kinds = {prompts.kind_of(c.messages) for c in backend.history}
+    assert {"tests", "code", "reference", "judge"} <= kinds  # the readings differ: judged
+    for call in backend.history:
+        system, user = call.messages[0], call.messages[1]
+        assert system == prefix[0] and user["content"].startswith(prefix[1]["content"])
+        assert len(user["content"]) > len(prefix[1]["content"])  # and asks its own question
+    assert result.final_code
+
+
 class Slow(RightTests):
     """RightTests that takes 0.6 s to write the tests and 0.4 s for each code reply."""
 

@@ -605,7 +605,7 @@ def test_a_function_is_tested_by_assert_lines_named_as_test_cases(demo_task: str
     backend = MockBackend("demo", replies=[asserts, fenced(NO_DEDUPE), fenced(CORRECT)])
     result = solve(demo_task, cfg(n_candidates=2, max_iters=1), backend=backend)
     asked = backend.history[0].messages
-    assert asked[0]["content"] == prompts.ASSERTS_SYSTEM
+    assert asked[0]["content"] == prompts.SYSTEM and prompts.TESTS_ASK in asked[-1]["content"]
     assert "as plain assert statements, one per line" in asked[-1]["content"]
     assert backend.history[0].max_tokens == 500  # 100 a case: past it, a model lists on and on
     assert "def test_case_3():\n    xs = sorted([20, 10])\n    assert" in result.tests
@@ -620,7 +620,7 @@ def test_a_class_is_tested_by_test_functions_written_out() -> None:
     backend = MockBackend("demo", replies=[tests, fenced(code)])
     result = solve(task, cfg(n_candidates=1, max_iters=1), backend=backend)
     asked = backend.history[0].messages
-    assert asked[0]["content"] == prompts.TESTS_SYSTEM
+    assert asked[0]["content"] == prompts.SYSTEM and prompts.TESTS_ASK in asked[-1]["content"]
     assert "pytest functions named test_case_1 ... test_case_5" in asked[-1]["content"]
     assert backend.history[0].max_tokens == 1024  # --max-test-tokens' default
     assert result.passed and scores(result) == [["1/1"]]

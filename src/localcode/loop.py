@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from . import disputes, prompts
 from .backends import Backend, Completion, Message, create_backend
-from .backends.base import ShowsWork, StopsEarly
+from .backends.base import SharesPrefix, ShowsWork, StopsEarly
 from .config import AgentConfig
 from .errors import (
     BackendError,
@@ -164,6 +164,7 @@ class _Run:
             self.emit(Event("examples", detail=self.examples))
         early = ThreadPoolExecutor(max_workers=1)
         try:
+            self._share_task()
             self.ahead = self._write_ahead(early, start_code)
             self.tests = self._generate_tests()
             return self._rounds(start_code, started)
@@ -174,6 +175,14 @@ class _Run:
             raise
         finally:  # on an error the backend's close ends a request still in flight
             early.shutdown(wait=False, cancel_futures=True)
+
+    def _share_task(self) -> None:
+        """Every prompt of this run begins with the task (prompts.task_prefix): where the
+        backend can, it reads that beginning once for all of them, before the first ones go."""
+        if isinstance(self.backend, SharesPrefix):
+            t0 = time.monotonic()
+            self.backend.share_prefix(prompts.task_prefix(self.task.text))
+            self.spent["tests"].seconds += time.monotonic() - t0
 
     def _write_ahead(
         self, early: ThreadPoolExecutor, start_code: str | None

@@ -6,37 +6,31 @@ from collections.abc import Sequence
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
-TESTS_SYSTEM = (
-    "You write pytest unit tests for Python functions that do not exist yet. "
-    "Reply with one ```python block and nothing else."
-)
-ASSERTS_SYSTEM = (
-    "You write unit tests as Python assert statements for functions that do not exist yet. "
-    "Reply with one ```python block and nothing else."
-)
+# Every prompt about a task begins alike: this system message, then the task. What each asks
+# comes after it, so a backend reads that shared beginning once for all of a task's prompts
+# (SharesPrefix: ~600 prompt tokens of a HumanEval task's first three prompts read as ~160 +
+# 3 x ~60). Each prompt's own instruction names what it is for (`kind_of`).
+SYSTEM = "You are an expert Python programmer."
+TESTS_ASK = "Reply with one ```python block of tests and nothing else."
 # Where a backend continues a reply begun for it, a function's tests reply starts here: asked
 # for assert lines, the model sometimes writes the function first (bench/tests_prefill.py).
 ASSERTS_START = "```python\nassert"
-CODE_SYSTEM = (
-    "You are an expert Python programmer. Reply with the complete solution in one ```python "
-    "block: imports and every function it needs. No tests, no examples, no explanations."
+CODE_ASK = (
+    "Reply with the complete solution in one ```python block: imports and every function it "
+    "needs. No tests, no examples, no explanations."
 )
-REFERENCE_SYSTEM = (
-    "You write reference implementations: the simplest Python code that is obviously correct, "
-    "however slow. Reply with the complete code in one ```python block. No tests, no "
-    "explanations."
+REFERENCE_ASK = (
+    "Write a reference implementation: the simplest Python code that is obviously correct"
 )
-FIX_SYSTEM = (
-    "You are an expert Python programmer fixing code that fails its tests. Reply with the "
-    "complete corrected code in one ```python block. Do not change or repeat the tests."
+FIX_ASK = (
+    "Reply with the complete corrected code in one ```python block. Do not change or repeat "
+    "the tests."
 )
+JUDGE_ASK = "Work out what the call returns for this task. Answer with the value only."
 EDIT_SYSTEM = (
     "You are an expert Python programmer fixing a bug in a project so that its failing tests "
     "pass. Reply with one ```python block: the line or lines you change, each as it must read "
     "(or whole functions, when you rewrite them). Never change the tests."
-)
-JUDGE_SYSTEM = (
-    "You work out what a Python function call returns for a task. Answer with the value only."
 )
 
 MAX_FEEDBACK_CHARS = 1500
@@ -44,6 +38,22 @@ MAX_FEEDBACK_CHARS = 1500
 
 def _target(entry_point: str | None) -> str:
     return f"`{entry_point}`" if entry_point else "the function(s) the task asks for"
+
+
+def task_prefix(task: str) -> list[Message]:
+    """The beginning every prompt about `task` shares (a backend may read it once for all)."""
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": _task(task)}]
+
+
+def _task(task: str) -> str:
+    return f"Task:\n{task.strip()}\n\n"
+
+
+def _ask(task: str, instruction: str) -> list[Message]:
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": _task(task) + instruction},
+    ]
 
 
 def tests_prompt(
@@ -54,58 +64,58 @@ def tests_prompt(
     "functions": `test_case_1..n` written out, for a class, whose cases need several
     statements each."""
     if style == "asserts":
-        user = (
-            f"Task:\n{task.strip()}\n\nWrite {n_tests} test cases for {_target(entry_point)} as "
-            "plain assert statements, one per line, each comparing a call with its exact, "
+        return _ask(
+            task,
+            f"Write {n_tests} test cases for {_target(entry_point)}, which does not exist yet, "
+            "as plain assert statements, one per line, each comparing a call with its exact, "
             "hand-checked expected value; cover normal cases and edge cases. The function is "
-            "already defined: do not import it and do not define it."
+            f"already defined: do not import it and do not define it. {TESTS_ASK}",
         )
-        return [{"role": "system", "content": ASSERTS_SYSTEM}, {"role": "user", "content": user}]
-    user = (
-        f"Task:\n{task.strip()}\n\n"
+    return _ask(
+        task,
         f"Write {n_tests} pytest functions named test_case_1 ... test_case_{n_tests} that test "
-        f"{_target(entry_point)}. Each uses plain assert statements on exact, hand-checked expected "
-        "values and covers normal cases and edge cases. The function under test is already "
-        "importable by name: call it directly, do not import it and do not define it."
+        f"{_target(entry_point)}, which does not exist yet. Each uses plain assert statements "
+        "on exact, hand-checked expected values and covers normal cases and edge cases. The "
+        "function under test is already importable by name: call it directly, do not import "
+        f"it and do not define it. {TESTS_ASK}",
     )
-    return [{"role": "system", "content": TESTS_SYSTEM}, {"role": "user", "content": user}]
 
 
 def code_prompt(task: str, entry_point: str | None) -> list[Message]:
     """Ask for a complete solution."""
     name = f" The function must be named `{entry_point}`." if entry_point else ""
-    user = f"Task:\n{task.strip()}\n\nWrite the Python code.{name}"
-    return [{"role": "system", "content": CODE_SYSTEM}, {"role": "user", "content": user}]
+    return _ask(task, f"Write the Python code.{name} {CODE_ASK}")
 
 
 def reference_prompt(task: str, entry_point: str | None) -> list[Message]:
     """Ask for a brute-force reference: a second voice that reads the task another way
     (ALGO's oracle, arXiv 2305.14591)."""
     name = f" The function must be named `{entry_point}`." if entry_point else ""
-    user = (
-        f"Task:\n{task.strip()}\n\nWrite the simplest Python code that does exactly what the "
-        "task says, following its words literally, step by step. Prefer brute force (try every "
-        f"possibility, build every item and sort) to any clever algorithm; speed does not matter.{name}"
+    return _ask(
+        task,
+        f"{REFERENCE_ASK}, however slow, that does exactly what the task says, following its "
+        "words literally, step by step. Prefer brute force (try every possibility, build every "
+        f"item and sort) to any clever algorithm; speed does not matter.{name} Reply with the "
+        "complete code in one ```python block. No tests, no explanations.",
     )
-    return [{"role": "system", "content": REFERENCE_SYSTEM}, {"role": "user", "content": user}]
 
 
 def fix_prompt(task: str, entry_point: str | None, code: str, feedback: str) -> list[Message]:
     """Ask for a fix of `code`, given trimmed failure feedback."""
     name = f" Keep the function name `{entry_point}`." if entry_point else ""
-    user = (
-        f"Task:\n{task.strip()}\n\nCode:\n```python\n{code.strip()}\n```\n\n"
-        f"Test failures:\n{trim_feedback(feedback)}\n\nFix the code.{name}"
+    return _ask(
+        task,
+        f"Code:\n```python\n{code.strip()}\n```\n\n"
+        f"Test failures:\n{trim_feedback(feedback)}\n\nThis code fails its tests: fix "
+        f"it.{name} {FIX_ASK}",
     )
-    return [{"role": "system", "content": FIX_SYSTEM}, {"role": "user", "content": user}]
 
 
 def judge_prompt(task: str, call: str) -> list[Message]:
     """Ask what one call returns, given only the task: no program, no candidate answers."""
     *setup, last = call.split("; ")  # a class's method calls come as a sequence
     before = "After\n```python\n" + "\n".join(setup) + "\n```\n" if setup else ""
-    user = f"Task:\n{task.strip()}\n\n{before}What does `{last}` return?"
-    return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
+    return _ask(task, f"{before}What does `{last}` return? {JUDGE_ASK}")
 
 
 def edit_prompt(
@@ -141,15 +151,17 @@ def trim_feedback(feedback: str, limit: int = MAX_FEEDBACK_CHARS) -> str:
 
 def kind_of(messages: list[Message]) -> str:
     """Which prompt this is: "tests", "code", "reference", "fix", "edit" or "judge" (used by the
-    mock backend)."""
-    system = messages[0]["content"] if messages else ""
-    kinds = {
-        TESTS_SYSTEM: "tests",
-        ASSERTS_SYSTEM: "tests",
-        CODE_SYSTEM: "code",
-        REFERENCE_SYSTEM: "reference",
-        FIX_SYSTEM: "fix",
-        EDIT_SYSTEM: "edit",
-        JUDGE_SYSTEM: "judge",
-    }
-    return kinds.get(system, "code")
+    mock backend), read from the instruction each prompt ends with."""
+    if messages and messages[0]["content"] == EDIT_SYSTEM:
+        return "edit"
+    asked = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+    for kind, marker in (
+        ("tests", TESTS_ASK),
+        ("reference", REFERENCE_ASK),
+        ("fix", FIX_ASK),
+        ("judge", JUDGE_ASK),
+        ("code", CODE_ASK),
+    ):
+        if marker in asked:
+            return kind
+    return "code"
