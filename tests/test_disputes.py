@@ -364,8 +364,9 @@ class Sharing(RightTests):
         super().__init__(["w * h", "h * w"], "w * h if w != 3 else 0", ["9"])
         self.shared: list[tuple[int, list[dict[str, str]]]] = []
 
-    def share_prefix(self, messages: Any) -> None:
+    def share_prefix(self, messages: Any) -> Completion:
         self.shared.append((len(self.history), [dict(m) for m in messages]))
+        return Completion("", prompt_tokens=1000, completion_tokens=1)  # the read is counted
 
 
 def test_the_task_is_shared_once_before_any_prompt_and_every_prompt_begins_with_it() -> None:
@@ -380,6 +381,8 @@ def test_the_task_is_shared_once_before_any_prompt_and_every_prompt_begins_with_
         assert system == prefix[0] and user["content"].startswith(prefix[1]["content"])
         assert len(user["content"]) > len(prefix[1]["content"])  # and asks its own question
     assert result.final_code
+    assert result.prompt_tokens is not None and result.prompt_tokens > 1000
+    assert result.spent["tests"].tokens > 1001
 
 
 class Slow(RightTests):

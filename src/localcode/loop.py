@@ -181,8 +181,10 @@ class _Run:
         backend can, it reads that beginning once for all of them, before the first ones go."""
         if isinstance(self.backend, SharesPrefix):
             t0 = time.monotonic()
-            self.backend.share_prefix(prompts.task_prefix(self.task.text))
+            read = self.backend.share_prefix(prompts.task_prefix(self.task.text))
             self.spent["tests"].seconds += time.monotonic() - t0
+            if read is not None:
+                self._count(read, "tests")
 
     def _write_ahead(
         self, early: ThreadPoolExecutor, start_code: str | None

@@ -90,9 +90,10 @@ class ShowsWork(Protocol):
 class SharesPrefix(Protocol):
     """A backend that can read the beginning the next prompts share once, for all of them."""
 
-    def share_prefix(self, messages: Sequence[Message]) -> None:
+    def share_prefix(self, messages: Sequence[Message]) -> Completion | None:
         """Read `messages` (the beginning of the prompts that follow, ending inside its last
-        message) once, so that each prompt that begins with it reads only the rest. Never
+        message) once, so that each prompt that begins with it reads only the rest; the reply
+        to the request that read it (for its token counts), None when none was sent. Never
         raises: where it cannot share, each prompt reads itself whole, as before."""
         ...
 
