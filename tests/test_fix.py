@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from fix_projects import BUGS, git, make_project
 
+from localcode.backends.base import Completion
 from localcode.backends.mock import MockBackend
-from localcode.errors import UsageError
+from localcode.errors import BackendError, UsageError
 from localcode.fix import FixSettings, Workspace, fix
 from localcode.fix import outcomes as oc
 from localcode.fix.units import Unit, apply_reply, choose
@@ -308,6 +309,74 @@ def test_cli_outside_a_git_work_tree(tmp_path: Path) -> None:
     assert "not inside a git work tree" in done.stderr and "git init" in done.stderr
 
 
+class LineWriter(MockBackend):
+    """The mock backend that also writes a line into a hole (fill-in-the-middle): the middles
+    are scripted in order; each call is recorded with its prefix and suffix."""
+
+    def __init__(self, middles: list[str | BackendError], replies: list[str]) -> None:
+        super().__init__(replies=replies)
+        self.middles = list(middles)
+        self.holes: list[tuple[str, str, int, float]] = []
+
+    def infill(self, prefix, suffix, *, n=1, temperature=0.0, seed=0, max_tokens=64, stop=()):  # noqa: ANN001, ANN201
+        self.holes.append((prefix, suffix, n, temperature))
+        out = []
+        for i in range(n):
+            middle = self.middles.pop(0) if self.middles else ""
+            if isinstance(middle, BackendError):
+                raise middle
+            out.append(Completion(middle, seed + i, 10, 3, "stop"))
+        return out
+
+
+TOOLZ = BUGS["toolz"]
+
+
+def test_a_singled_out_line_written_anew_fixes_the_bug_without_an_edit_round(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    backend = LineWriter(
+        ["rv = factory()", "if predicate(k) and not k:", "if predicate(k):"], replies=[]
+    )
+    settings = FixSettings(n_candidates=1, max_iters=1)
+    result = fix(Workspace.open(project), TOOLZ.command, lambda: backend, settings)
+    assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
+    tries = result.rounds[0].tries
+    assert tries[0].reason == "the model wrote the line as it was" and not tries[0].seconds
+    assert tries[1].tested and not tries[1].all_pass
+    assert tries[2] is result.best and tries[2].origin == "line"
+    assert "-        if not predicate(k):\n+        if predicate(k):" in result.diff
+    # the model never saw the line it rewrote: neither above the hole nor below it
+    wrong_prefix, wrong_suffix = backend.holes[2][:2]
+    assert wrong_prefix.endswith("\n        ") and "if not predicate(k)" not in wrong_prefix
+    assert wrong_suffix.startswith("\n            rv[k] = v") and "if not" not in wrong_suffix
+    assert not backend.history  # no whole-function edit was asked for
+    assert git(project, "status", "--porcelain") == ""
+
+
+def test_lines_are_written_greedily_first_then_sampled(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    backend = LineWriter([], replies=["no idea"] * 4)
+    settings = FixSettings(n_candidates=3, max_iters=1, temperature=0.7)
+    result = fix(Workspace.open(project), TOOLZ.command, lambda: backend, settings)
+    holes = len(result.suspects)
+    assert holes >= 1 and not result.repaired
+    calls = [(n, t) for _, _, n, t in backend.holes]
+    assert calls == [(1, 0.0)] * holes + [(2, 0.7)] * holes
+    assert [r.kind for r in result.rounds] == ["lines", "edit"]  # then the edit round, as before
+
+
+def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    refusal = BackendError("The local llama.cpp server answered HTTP 501: infill not supported")
+    backend = LineWriter([refusal], replies=["no idea"])
+    result = fix(Workspace.open(project), TOOLZ.command, lambda: backend, ONE)
+    assert "infill not supported" in result.lines_note
+    assert [r.kind for r in result.rounds] == ["lines", "edit"] and backend.history
+    assert result.to_dict()["lines_note"] == result.lines_note
+
+
 # ------------------------------------------------------------------ the real model
 
 
@@ -347,8 +416,13 @@ def test_real_model_end_to_end_on_a_real_project(tmp_path: Path, name: str) -> N
     assert done.returncode in (0, 1), done.stderr
     data = json.loads(done.stdout)
     assert bug.failing in data["failing_before"]
-    edits = data["history"][0]["edits"]
-    assert len(edits) == 2 and data["tokens"] > 0
+    assert data["tokens"] > 0
+    kinds = [r["kind"] for r in data["history"]]
+    # where the trace singles out lines, they are written anew first (the fill-in-the-middle round)
+    assert kinds[0] == ("lines" if data["suspects"] else "edit")
+    for rnd in data["history"]:
+        assert len(rnd["edits"]) == (2 if rnd["kind"] == "edit" else len(rnd["edits"]))
+        assert rnd["kind"] != "lines" or all(e["origin"] == "line" for e in rnd["edits"])
     path = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
     after = subprocess.run(
         ["sh", "-c", bug.command],

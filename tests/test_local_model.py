@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from localcode import AgentConfig, models, prompts, solve
+from localcode.backends.base import Infills
 from localcode.backends.llama_server import start_server
 from localcode.backends.local import LocalBackend, LocalOptions
 from localcode.backends.mock import DEMO_TESTS
@@ -51,6 +52,24 @@ def test_n_seeds_give_n_distinct_candidates_in_one_request(backend: LocalBackend
     # one request reads the prompt once: its tokens are counted on the first choice only
     assert replies[0].prompt_tokens and [c.prompt_tokens for c in replies[1:]] == [None] * 3
     assert all(c.completion_tokens and 0 < c.completion_tokens <= 96 for c in replies)
+
+
+def test_a_line_is_written_into_a_hole_between_the_code_above_and_below(
+    backend: LocalBackend,
+) -> None:
+    """Fill-in-the-middle (/infill): the model writes the missing line from the code around it."""
+    prefix = "def area(width, height):\n    "
+    suffix = "\n\n\nassert area(2, 3) == 6\n"
+    greedy = backend.infill(prefix, suffix, stop=["\n"], max_tokens=32)
+    assert len(greedy) == 1 and "return" in greedy[0].text and "\n" not in greedy[0].text
+    again = backend.infill(prefix, suffix, stop=["\n"], max_tokens=32)
+    assert again[0].text == greedy[0].text
+    samples = backend.infill(prefix, suffix, n=3, temperature=0.9, seed=7, stop=["\n"])
+    assert [c.seed for c in samples] == [7, 8, 9] and all(c.error is None for c in samples)
+    assert all("\n" not in c.text and c.completion_tokens for c in samples)
+    # one request reads the prompt once: counted on the first sample only
+    assert samples[0].prompt_tokens and [c.prompt_tokens for c in samples[1:]] == [None] * 2
+    assert isinstance(backend, Infills)
 
 
 def test_the_tokens_written_so_far_are_read_while_the_model_writes(

@@ -98,6 +98,29 @@ class SharesPrefix(Protocol):
         ...
 
 
+@runtime_checkable
+class Infills(Protocol):
+    """A code model that can write the middle of a file between a given beginning and end
+    (fill-in-the-middle), from the file's text rather than a chat."""
+
+    def infill(
+        self,
+        prefix: str,
+        suffix: str,
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 64,
+        stop: Sequence[str] = (),
+    ) -> list[Completion]:
+        """Exactly `n` middles for `prefix` + ? + `suffix`, sample i with seed `seed + i`, each
+        ended at the first of `stop` (not included). Raises BackendError where the model has no
+        fill-in-the-middle tokens or the request failed (BackendUnavailable as complete()
+        does); a failure of one of several samples is a Completion with `error`."""
+        ...
+
+
 def fan_out(
     one: Callable[[int], Completion], n: int, seed: int, max_parallel: int
 ) -> list[Completion]:

@@ -179,6 +179,45 @@ class LocalBackend:
             finish_reason=finish,
         )
 
+    def infill(
+        self,
+        prefix: str,
+        suffix: str,
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 64,
+        stop: Sequence[str] = (),
+    ) -> list[Completion]:
+        """Middles from llama.cpp's /infill, which writes the model's own fill-in-the-middle
+        prompt (Qwen2.5-Coder's <|fim_prefix|>, <|fim_suffix|>, <|fim_middle|>). The n samples
+        go as one request with "n" (the prompt is read once), at most one a slot."""
+        body: dict[str, Any] = {
+            "input_prefix": prefix,
+            "input_suffix": suffix,
+            "n_predict": max_tokens,
+            "temperature": temperature,
+            "stop": list(stop),
+            "cache_prompt": True,
+        }
+        if temperature > 0:
+            body.update(self.sampling)
+        out: list[Completion] = []
+        for start in range(0, n, self.max_parallel):
+            k = min(self.max_parallel, n - start)
+            with self._errors():
+                resp = self._http.post("/infill", json={**body, "n": k, "seed": seed + start})
+            if resp.status_code != 200:
+                raise self._http_error(resp)
+            data = _json_list(resp)
+            if len(data) != k:
+                raise BackendError(
+                    f"The local server returned {len(data)} infills for n={k}.", retryable=True
+                )
+            out += [_middle(d, seed + start + i, i == 0) for i, d in enumerate(data)]
+        return out
+
     def generating(self) -> list[int]:
         """Tokens each busy slot has written so far, from the server's /slots report."""
         try:
@@ -354,6 +393,32 @@ class LocalBackend:
             f"The local llama.cpp server at {self.server.base_url} stopped answering ({exc}); "
             "run again, with fewer --n-candidates or a smaller --ctx-size if memory is short."
         )
+
+
+def _json_list(resp: httpx.Response) -> list[dict[str, Any]]:
+    """/infill's answer: one result, or a list of them in order when "n" > 1."""
+    try:
+        data = resp.json()
+    except ValueError as exc:
+        raise BackendError(
+            f"The local llama.cpp server's /infill answered with no JSON: {resp.text[:200]}",
+            retryable=True,
+        ) from exc
+    items = data if isinstance(data, list) else [data]
+    if not all(isinstance(d, dict) for d in items):
+        raise BackendError("The local llama.cpp server's /infill answered malformed JSON.")
+    return sorted(items, key=lambda d: d.get("index", 0))
+
+
+def _middle(data: dict[str, Any], seed: int, first: bool) -> Completion:
+    """One /infill result; the prompt, read once a request, is counted on its first."""
+    return Completion(
+        text=str(data.get("content") or ""),
+        seed=seed,
+        prompt_tokens=data.get("tokens_evaluated") if first else None,
+        completion_tokens=data.get("tokens_predicted"),
+        finish_reason="length" if data.get("stop_type") == "limit" else "stop",
+    )
 
 
 def _stream_pieces(lines: Iterator[str]) -> Iterator[tuple[str, str | None]]:

@@ -29,6 +29,7 @@ MAX_SUSPECTS = 5
 # a line the passing tests run more than twice as often as the failing ones (ef = F, ep > 2F)
 # scores under this: it is not singled out, and is not shown
 MIN_SCORE = 1 / math.sqrt(3)
+NOTHING_SINGLED_OUT = "no line is singled out by the failing tests"
 _PYTHONPATH = re.compile(r"^((?:\s*[A-Za-z_]\w*=\S*)*?\s*PYTHONPATH=)(\S*)")
 
 
@@ -78,11 +79,11 @@ def find(
     failing: int,
     allowed: Iterable[str],
     read: Callable[[str], str],
-    limit: int = MAX_SUSPECTS,
+    limit: int | None = MAX_SUSPECTS,
 ) -> tuple[list[Suspect], str]:
     """The suspects of a traced run whose plain run had `failing` failing tests, or [] and why
     there are none (the run timed out, wrote no trace, failed other tests, or singled out no
-    line)."""
+    line). `limit=None`: every line scored, best first, ties in line order."""
     if run.timed_out:
         return [], "the traced run of the tests timed out"
     counts = _read(run.collected)
@@ -94,7 +95,7 @@ def find(
             "its lines are not evidence"
         )
     found = suspects(counts, allowed, read, limit)
-    return found, "" if found else "no line is singled out by the failing tests"
+    return found, "" if found else NOTHING_SINGLED_OUT
 
 
 @dataclass(frozen=True)
@@ -111,11 +112,11 @@ def suspects(
     counts: Counts,
     allowed: Iterable[str],
     read: Callable[[str], str],
-    limit: int = MAX_SUSPECTS,
+    limit: int | None = MAX_SUSPECTS,
 ) -> list[Suspect]:
     """The lines of the `allowed` files (project-relative paths) ranked by Ochiai's score, best
-    first, whole ties only (see _whole_ties); lines under MIN_SCORE are left out. `read` gives
-    a file's text, to quote the line."""
+    first, whole ties only (see whole_ties; all of them with `limit=None`); lines under
+    MIN_SCORE are left out. `read` gives a file's text, to quote the line."""
     total = len(counts.failed)
     if not total:
         return []
@@ -129,10 +130,10 @@ def suspects(
             if score >= MIN_SCORE - 1e-9:
                 scored.append(Suspect(path, line, round(score, 3), source[line - 1]))
     scored.sort(key=lambda s: (-s.score, s.path, s.line))
-    return _whole_ties(scored, limit)
+    return scored if limit is None else whole_ties(scored, limit)
 
 
-def _whole_ties(ranked: list[Suspect], limit: int) -> list[Suspect]:
+def whole_ties(ranked: list[Suspect], limit: int) -> list[Suspect]:
     """The best lines, a whole tie at a time, while they fit in `limit`: where more lines than
     that share the top score (one failing test, and no passing test, runs a whole module's
     worth), the trace singles nothing out, and a cut by line number would only mislead."""

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..backends.base import Backend, Completion
-from ..errors import UsageError
+from ..backends.base import Backend, Completion, Infills
+from ..errors import BackendError, BackendUnavailable, UsageError
 from ..prompts import edit_prompt
 from ..sandbox.project import CommandRun, ProjectLimits, run_command
-from . import locate
+from . import holes, locate
 from . import outcomes as oc
 from .records import EditTry, FixResult, FixRound
 from .units import Unit, apply_reply, choose, editable, holds, label, reader, source
@@ -39,6 +39,7 @@ class FixSettings:
     max_tokens: int = 1024
     greedy: bool = True  # round 0's first edit is the temperature-0 reply
     locate: bool = True  # a traced run ranks the lines the failures single out (fix/locate.py)
+    rewrite_lines: bool = True  # the model writes those lines anew first (fix/holes.py)
     test_timeout: float = 120.0
     isolation: str = "auto"
     python: str | None = None  # the project's interpreter; default: the active venv
@@ -105,11 +106,16 @@ def fix(
     result.spent = {"baseline": time.monotonic() - t0, "generation": 0.0, "tests": 0.0}
     if not failing0:
         return result
-    suspects: list[locate.Suspect] = []
+    ranked: list[locate.Suspect] = []  # every line the failures single out, best first
+    suspects: list[locate.Suspect] = []  # those shown to the model: whole ties only
     if pytest and settings.locate:
         say("running the tests again, traced, to find the lines the failures single out")
         t1 = time.monotonic()
-        suspects, why = locate.find(traced(), len(failing0), editable(ws, named), reader(ws))
+        read = reader(ws)
+        ranked, why = locate.find(traced(), len(failing0), editable(ws, named), read, limit=None)
+        suspects = locate.whole_ties(ranked, locate.MAX_SUSPECTS)
+        if ranked and not suspects:
+            why = locate.NOTHING_SINGLED_OUT
         result.spent["locate"] = time.monotonic() - t1
         result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
         result.locate_note = why
@@ -125,35 +131,45 @@ def fix(
     backend = connect()
     state, state_outcomes = dict(original), before
     tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
+
+    def judge(edit: EditTry) -> None:
+        """Run the command on the edit (once per distinct edit) and score it."""
+        known = tuple(sorted(edit.files.items()))
+        if known in tried:  # the same edit again: same outcome, no second run
+            _copy_outcome(tried[known], edit)
+            return
+        t2 = time.monotonic()
+        run, after = test(edit.files)
+        edit.seconds = time.monotonic() - t2
+        result.spent["tests"] += edit.seconds
+        _score(edit, run, after, failing0, passing0)
+        tried[known] = edit
+        edit.outcomes = after
+        say(
+            f"  {edit.origin} edit: {len(edit.fixed)}/{len(failing0)} fixed, {len(edit.broken)} broken"
+        )
+
+    if settings.rewrite_lines and isinstance(backend, Infills):
+        found = holes.holes(ranked, reader(ws))
+        _rewrite_lines(backend, found, original, settings, result, judge, say)
+        result.best = _best(result)
     for index in range(settings.max_iters):
+        if result.best is not None and result.best.all_pass:
+            break
         kind = "edit" if index == 0 else "repair"
         code = [(label(u, state[u.path]), source(state[u.path], u) or "") for u in units]
         prompt = edit_prompt(command, oc.describe(state_outcomes), code, shown)
-        say(f"round {index + 1}: sampling {settings.n_candidates} edits")
+        say(f"round {len(result.rounds) + 1}: sampling {settings.n_candidates} edits")
         t1 = time.monotonic()
         replies = _sample(backend, prompt, settings, index)
         result.spent["generation"] += time.monotonic() - t1
-        rnd = FixRound(index, kind)
+        rnd = FixRound(len(result.rounds), kind)
         result.rounds.append(rnd)
         for origin, completion in replies:
             edit = _try(completion, origin, units, state, original)
             rnd.tries.append(edit)
-            if not edit.tested:
-                continue
-            known = tuple(sorted(edit.files.items()))
-            if known in tried:  # the same edit again: same outcome, no second run
-                _copy_outcome(tried[known], edit)
-                continue
-            t2 = time.monotonic()
-            run, after = test(edit.files)
-            edit.seconds = time.monotonic() - t2
-            result.spent["tests"] += edit.seconds
-            _score(edit, run, after, failing0, passing0)
-            tried[known] = edit
-            edit.outcomes = after
-            say(
-                f"  {origin} edit: {len(edit.fixed)}/{len(failing0)} fixed, {len(edit.broken)} broken"
-            )
+            if edit.tested:
+                judge(edit)
         best = _best(result)
         if best is not None:
             result.best = best
@@ -189,6 +205,77 @@ def _check_baseline(
             "The failing tests need the network, which the sandbox cuts off "
             f"({offline}). Deselect them (e.g. -k 'not network') and run again."
         )
+
+
+def _rewrite_lines(
+    backend: Infills,
+    found: list[holes.Hole],
+    original: dict[str, str],
+    settings: FixSettings,
+    result: FixResult,
+    judge: Callable[[EditTry], None],
+    say: Progress,
+) -> None:
+    """The first round, where the failures single out lines: each taken out and written anew
+    by the model from the code around it (fix/holes.py), best-ranked first: greedily for every
+    line, then N-1 samples a line. Each distinct writing is tested; the round ends at the first
+    edit that makes the whole command pass. A model without fill-in-the-middle ends it at once."""
+    if not found:
+        return
+    rnd = FixRound(len(result.rounds), "lines")
+    result.rounds.append(rnd)
+    say(
+        f"round {rnd.index + 1}: writing {len(found)} singled-out lines anew from the code around them"
+    )
+    greedy = 1 if settings.greedy else 0
+    passes = [(1, 0.0, settings.seed)] if greedy else []
+    if settings.n_candidates > greedy:
+        passes.append(
+            (settings.n_candidates - greedy, settings.temperature, settings.seed + greedy)
+        )
+    for n, temperature, seed in passes:
+        for hole in found:
+            t1 = time.monotonic()
+            try:
+                replies = backend.infill(
+                    hole.prefix,
+                    hole.suffix,
+                    n=n,
+                    temperature=temperature,
+                    seed=seed,
+                    max_tokens=holes.MAX_LINE_TOKENS,
+                    stop=["\n"],
+                )
+            except BackendUnavailable:
+                raise
+            except BackendError as exc:
+                result.lines_note = f"no line was written anew: {exc}"
+                return
+            finally:
+                result.spent["generation"] += time.monotonic() - t1
+            for completion in replies:
+                if _try_line(completion, hole, original, rnd, judge):
+                    return
+
+
+def _try_line(
+    completion: Completion,
+    hole: holes.Hole,
+    original: dict[str, str],
+    rnd: FixRound,
+    judge: Callable[[EditTry], None],
+) -> bool:
+    """Test one writing of a hole's line (unless it is no edit); True when it fixes everything."""
+    edit = EditTry("line", completion.seed, tokens=completion.completion_tokens or 0)
+    rnd.tries.append(edit)
+    new, why = holes.filled(hole, original[hole.path], completion.text)
+    if completion.error or new is None:
+        edit.reason = f"the model failed: {completion.error}" if completion.error else why
+        edit.reply = completion.text[:MAX_REPLY_KEPT]
+        return False
+    edit.files = {hole.path: new}
+    judge(edit)
+    return edit.all_pass and not edit.broken
 
 
 def _sample(

@@ -11,7 +11,7 @@ class EditTry:
     """One sampled edit and what the project's tests said of it. `reason`: why it was discarded
     before any test ran (it did not parse, changed nothing, ...)."""
 
-    origin: str  # "greedy" (temperature 0), "sample" or "repair"
+    origin: str  # "line" (fix/holes.py), "greedy" (temperature 0), "sample" or "repair"
     seed: int | None
     files: dict[str, str] = field(default_factory=dict)
     reason: str = ""
@@ -57,7 +57,7 @@ class EditTry:
 @dataclass
 class FixRound:
     index: int
-    kind: str  # "edit" (from the project as it is) or "repair" (of the best edit so far)
+    kind: str  # "lines" (fix/holes.py), "edit" (from the project as it is) or "repair"
     tries: list[EditTry] = field(default_factory=list)
 
 
@@ -73,6 +73,7 @@ class FixResult:
     units: list[str] = field(default_factory=list)
     suspects: list[str] = field(default_factory=list)  # "path:line: code (score)", best first
     locate_note: str = ""  # why no line was singled out, when the traced run ran
+    lines_note: str = ""  # why the singled-out lines were not written anew, when they were not
     rounds: list[FixRound] = field(default_factory=list)
     best: EditTry | None = None
     diff: str = ""
@@ -109,6 +110,7 @@ class FixResult:
             "units": self.units,
             "suspects": self.suspects,
             "suspects_note": self.locate_note or None,
+            "lines_note": self.lines_note or None,
             "layers": self.layers,
             "spent": {k: round(v, 3) for k, v in self.spent.items()},
             "tokens": self.tokens,

@@ -1,0 +1,76 @@
+"""Lines written anew: each line the failing tests single out (fix/locate.py) is taken out of its
+file and the model writes what belongs there from the code around it (fill-in-the-middle),
+never seeing the line that stood there.
+
+Shown a wrong line and its failure, a 1.5B model tends to give the line back, or to change it
+the wrong way (docs/BENCHMARKS.md, issue 20). Asked only what belongs between the lines above
+and below, it writes what the rest of the code implies, which a one-line bug contradicts. This
+is cloze-style repair (Xia and Zhang, "Less training, more repairing please", arXiv 2207.08281).
+Each line written is one edit; the project's tests judge it like any other.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .locate import Suspect
+
+BEFORE, AFTER = 40, 20  # lines of the file around the hole that the model reads
+MAX_HOLES = 6  # the best-ranked lines taken out, one at a time
+MAX_LINE_TOKENS = 96  # one line of code
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A line of a file, taken out: the text above it (ending with the line's indent) and below."""
+
+    path: str
+    line: int  # 1-based
+    prefix: str
+    suffix: str
+
+    @property
+    def indent(self) -> str:
+        return self.prefix.rsplit("\n", 1)[-1]
+
+
+def holes(
+    ranked: Sequence[Suspect], read: Callable[[str], str], limit: int = MAX_HOLES
+) -> list[Hole]:
+    """The first `limit` of the ranked lines as holes, each with BEFORE lines above it and
+    AFTER below it; a line whose file has changed under it is skipped."""
+    out: list[Hole] = []
+    for s in ranked:
+        if len(out) == limit:
+            break
+        lines = read(s.path).splitlines(keepends=True)
+        i = s.line - 1
+        if not 0 <= i < len(lines) or lines[i].strip() != s.text.strip():
+            continue
+        text = lines[i]
+        indent = text[: len(text) - len(text.lstrip())]
+        prefix = "".join(lines[max(0, i - BEFORE) : i]) + indent
+        suffix = "\n" + "".join(lines[i + 1 : i + 1 + AFTER])
+        out.append(Hole(s.path, s.line, prefix, suffix))
+    return out
+
+
+def filled(hole: Hole, text: str, middle: str) -> tuple[str | None, str]:
+    """The file `text` with the hole's line replaced by the `middle` the model wrote, or None
+    and why it is no edit (empty, the line as it was, or a file that no longer parses)."""
+    written = middle.strip()
+    if not written:
+        return None, "the model wrote an empty line"
+    lines = text.splitlines(keepends=True)
+    old = lines[hole.line - 1]
+    if written == old.strip():
+        return None, "the model wrote the line as it was"
+    lines[hole.line - 1] = hole.indent + written + ("\n" if old.endswith("\n") else "")
+    new = "".join(lines)
+    try:
+        ast.parse(new)
+    except (SyntaxError, ValueError):
+        return None, f"the file does not parse with the line written as `{written}`"
+    return new, ""
