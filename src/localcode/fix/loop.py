@@ -108,10 +108,10 @@ def fix(
         return result
     ranked: list[locate.Suspect] = []  # every line the failures single out, best first
     suspects: list[locate.Suspect] = []  # those shown to the model: whole ties only
+    read = reader(ws)  # each file read once, for the suspects and the holes
     if pytest and settings.locate:
         say("running the tests again, traced, to find the lines the failures single out")
         t1 = time.monotonic()
-        read = reader(ws)
         ranked, why = locate.find(traced(), len(failing0), editable(ws, named), read, limit=None)
         suspects = locate.whole_ties(ranked, locate.MAX_SUSPECTS)
         if ranked and not suspects:
@@ -150,7 +150,7 @@ def fix(
         )
 
     if settings.rewrite_lines and isinstance(backend, Infills):
-        found = holes.holes(ranked, reader(ws))
+        found = holes.holes(ranked, read)
         _rewrite_lines(backend, found, original, settings, result, judge, say)
         result.best = _best(result)
     for index in range(settings.max_iters):
