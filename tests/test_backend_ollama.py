@@ -235,3 +235,43 @@ def test_a_web_page_instead_of_the_model_list_says_check_the_url(
     assert err.strip().splitlines() == [
         f"error: Ollama at {server.url} sent a non-JSON reply; check --ollama-url."
     ]
+
+
+def line_writer(prompt: str, suffix: str, seed: int) -> str:
+    """A code model's middle: the line that the code around the hole implies, then more."""
+    assert prompt.endswith("    ") and suffix.startswith("\n")
+    return f"return a + b  # {seed}\n    print('more')\n"
+
+
+def test_infill_asks_generate_for_the_middle_between_prefix_and_suffix() -> None:
+    fake = FakeOllama(scripted, infiller=line_writer)
+    try:
+        b = backend(fake.url, num_ctx=2048)
+        out = b.infill("def add(a, b):\n    ", "\n\nprint(add(1, 2))\n", n=2, seed=5, stop=["\n"])
+        assert [c.text for c in out] == ["return a + b  # 5", "return a + b  # 6"]
+        assert all(c.prompt_tokens and c.completion_tokens and c.error is None for c in out)
+        bodies = sorted((r.body for r in fake.requests), key=lambda b: b["options"]["seed"])
+        assert [r.path for r in fake.requests] == ["/api/generate"] * 2
+        assert bodies[0]["prompt"] == "def add(a, b):\n    "
+        assert bodies[0]["suffix"] == "\n\nprint(add(1, 2))\n"
+        assert bodies[0]["options"]["stop"] == ["\n"] and bodies[0]["options"]["num_ctx"] == 2048
+    finally:
+        fake.close()
+    assert fake.violations == []
+
+
+def test_a_model_without_fill_in_the_middle_is_refused_in_one_line_not_retried() -> None:
+    fake = FakeOllama(scripted, models=(MODEL, "llama3:latest"), infiller=line_writer)
+    try:
+        b = OllamaBackend("llama3:latest", fake.url, retry=FAST)
+        with pytest.raises(BackendError) as info:
+            b.infill("def add(a, b):\n    ", "\n", n=1)
+        assert not isinstance(info.value, BackendUnavailable) and not info.value.retryable
+        assert str(info.value) == (
+            "Ollama's 'llama3:latest' cannot fill in the middle (registry.ollama.ai/library/"
+            "llama3:latest does not support insert): its template has no suffix. A code model "
+            "such as qwen2.5-coder has one."
+        )
+        assert len(fake.requests) == 1
+    finally:
+        fake.close()

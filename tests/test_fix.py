@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fakes.ollama import FakeOllama
 from fix_projects import BUGS, git, make_project
 
 from localcode.backends.base import Completion
@@ -375,6 +376,38 @@ def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path:
     assert "infill not supported" in result.lines_note
     assert [r.kind for r in result.rounds] == ["lines", "edit"] and backend.history
     assert result.to_dict()["lines_note"] == result.lines_note
+
+
+def test_an_ollama_code_model_writes_the_line_through_its_suffix_template(tmp_path: Path) -> None:
+    """`fix --backend ollama`, a real process against an Ollama on 127.0.0.1 whose model writes
+    what the code around a hole implies: the singled-out line is written anew and applied."""
+    project = make_project(tmp_path / "p", "toolz")
+
+    def reads_the_code(prompt: str, suffix: str, seed: int) -> str:
+        loop = prompt.endswith("for k, v in d.items():\n        ")
+        return ("if predicate(k):" if loop else "pass") + "\n        return rv\n"
+
+    fake = FakeOllama(lambda messages, seed: "no idea", infiller=reads_the_code)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+        done = subprocess.run(
+            [sys.executable, "-m", "localcode", "fix", "--backend", "ollama"]
+            + ["--ollama-url", fake.url, "--model", "qwen2.5-coder:1.5b"]
+            + ["--test-cmd", TOOLZ.command, "--json", "--apply"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    finally:
+        fake.close()
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["repaired"] and [r["kind"] for r in data["history"]] == ["lines"]
+    assert {r.path for r in fake.requests} == {"/api/generate"}  # no chat: no edit round
+    assert fake.violations == []
+    assert TOOLZ.right in (project / TOOLZ.file).read_text()
 
 
 # ------------------------------------------------------------------ the real model

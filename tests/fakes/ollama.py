@@ -1,4 +1,5 @@
-"""A fake Ollama: /api/chat (NDJSON stream) and /api/tags, shaped as ollama/ollama docs/api.md shows.
+"""A fake Ollama: /api/chat and /api/generate (NDJSON streams) and /api/tags, shaped as
+ollama/ollama docs/api.md shows.
 
 Like the real server it cuts a prompt longer than num_ctx to num_ctx tokens without an error,
 and reports only `prompt_eval_count` — the trap the backend must catch.
@@ -49,6 +50,7 @@ TAGS = {
 }
 
 Writer = Callable[[list[dict[str, str]], int], str]  # (messages, seed) -> reply text
+Infiller = Callable[[str, str, int], str]  # (prompt, suffix, seed) -> the middle
 
 
 def tokens(messages: list[dict[str, str]]) -> int:
@@ -64,6 +66,34 @@ def check_chat(body: Any) -> None:
     assert all(m["role"] in ("system", "user", "assistant") for m in body["messages"])
     assert set(body["options"]) == {"seed", "temperature", "num_ctx", "num_predict"}
     assert isinstance(body["keep_alive"], str)
+
+
+def check_generate(body: Any) -> None:
+    """The request shape the docs give for /api/generate with a suffix (fill-in-the-middle)."""
+    assert isinstance(body["model"], str)
+    assert isinstance(body["prompt"], str) and isinstance(body["suffix"], str)
+    assert body["stream"] is True
+    assert set(body["options"]) == {"seed", "temperature", "num_ctx", "num_predict", "stop"}
+    assert all(isinstance(s, str) for s in body["options"]["stop"])
+
+
+def generate_stream(model: str, text: str, prompt_tokens: int) -> Iterator[bytes]:
+    """The NDJSON stream of a successful /api/generate: pieces in `response`, then the counts."""
+    for i in range(0, len(text), 8):
+        piece = {"model": model, "created_at": CREATED, "response": text[i : i + 8], "done": False}
+        yield (json.dumps(piece) + "\n").encode()
+    final = {
+        "model": model,
+        "created_at": CREATED,
+        "response": "",
+        "done": True,
+        "done_reason": "stop",
+        "context": [1, 2, 3],
+        "total_duration": 10706818083,
+        "prompt_eval_count": prompt_tokens,
+        "eval_count": max(1, len(text) // 4),
+    }
+    yield (json.dumps(final) + "\n").encode()
 
 
 def chat_stream(
@@ -103,11 +133,21 @@ def not_found(model: str) -> Reply:
 
 
 class FakeOllama(FakeServer):
-    """Serves pulled `models`; each reply's text comes from `writer(messages, seed)`."""
+    """Serves pulled `models`; each reply's text comes from `writer(messages, seed)`, each
+    middle from `infiller(prompt, suffix, seed)`, for the models whose template has a suffix
+    (`inserts`); the others are refused as Ollama refuses them."""
 
-    def __init__(self, writer: Writer, models: tuple[str, ...] = ("qwen2.5-coder:1.5b",)) -> None:
+    def __init__(
+        self,
+        writer: Writer,
+        models: tuple[str, ...] = ("qwen2.5-coder:1.5b",),
+        infiller: Infiller | None = None,
+        inserts: tuple[str, ...] = ("qwen2.5-coder:1.5b",),
+    ) -> None:
         self.writer = writer
         self.models = models
+        self.infiller = infiller
+        self.inserts = inserts
         super().__init__(self.answer)
 
     def answer(self, req: Request) -> Reply:
@@ -124,4 +164,25 @@ class FakeOllama(FakeServer):
             return Reply(
                 200, chat_stream(model, text, seen), {"Content-Type": "application/x-ndjson"}
             )
+        if req.method == "POST" and req.path == "/api/generate":
+            return self.generate(req.body)
         return Reply(404, b"404 page not found", {"Content-Type": "text/plain"})
+
+    def generate(self, body: Any) -> Reply:
+        check_generate(body)
+        model, options = body["model"], body["options"]
+        if model not in self.models:
+            return not_found(model)
+        if model not in self.inserts:
+            return json_reply(
+                {"error": f"registry.ollama.ai/library/{model} does not support insert"}, 400
+            )
+        assert self.infiller, "the test gave the fake no infiller"
+        text = self.infiller(body["prompt"], body["suffix"], options["seed"])
+        for stop in options["stop"]:  # the stop string ends the text, and is not in it
+            text = text.split(stop, 1)[0]
+        text = text[: options["num_predict"] * 4]
+        seen = min((len(body["prompt"]) + len(body["suffix"])) // 4, options["num_ctx"])
+        return Reply(
+            200, generate_stream(model, text, seen), {"Content-Type": "application/x-ndjson"}
+        )

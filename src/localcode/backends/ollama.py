@@ -1,4 +1,6 @@
-"""Ollama through its native /api/chat: seeds, num_ctx and truncation that does not stay silent."""
+"""Ollama through its native /api/chat: seeds, num_ctx and truncation that does not stay silent;
+and through /api/generate with a `suffix`, fill-in-the-middle for the code models whose template
+has it (qwen2.5-coder, codellama:code, deepseek-coder, starcoder2, codestral)."""
 
 from __future__ import annotations
 
@@ -178,6 +180,39 @@ class OllamaBackend:
         done = with_retries(lambda: self._chat(body, until), self.retry)
         return self._completion(done, seed, estimate)
 
+    def infill(
+        self,
+        prefix: str,
+        suffix: str,
+        *,
+        n: int = 1,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 64,
+        stop: Sequence[str] = (),
+    ) -> list[Completion]:
+        """Middles from /api/generate with `prompt` = prefix and `suffix`: Ollama writes the
+        model's own fill-in-the-middle prompt from its template, and refuses a model whose
+        template has none ("does not support insert"), which is raised, not retried."""
+        estimate = self._fits([{"role": "user", "content": prefix + suffix}])
+
+        def one(s: int) -> Completion:
+            body = {
+                "model": self.model,
+                "prompt": prefix,
+                "suffix": suffix,
+                "stream": True,
+                "keep_alive": self.keep_alive,
+                "options": {
+                    **self._options(s, temperature, max_tokens),
+                    "stop": list(stop),
+                },
+            }
+            done = with_retries(lambda: self._stream("/api/generate", body), self.retry)
+            return self._completion(done, s, estimate)
+
+        return sample_each(one, n, seed, self.max_parallel)
+
     def _fits(self, messages: Sequence[Message]) -> int:
         """The prompt's estimated tokens, refused when it cannot fit num_ctx."""
         estimate = estimate_tokens([m["content"] for m in messages])
@@ -193,12 +228,15 @@ class OllamaBackend:
             "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
             "stream": True,
             "keep_alive": self.keep_alive,
-            "options": {
-                "seed": seed,
-                "temperature": temperature,
-                "num_ctx": self.num_ctx,
-                "num_predict": max_tokens,
-            },
+            "options": self._options(seed, temperature, max_tokens),
+        }
+
+    def _options(self, seed: int, temperature: float, max_tokens: int) -> dict[str, object]:
+        return {
+            "seed": seed,
+            "temperature": temperature,
+            "num_ctx": self.num_ctx,
+            "num_predict": max_tokens,
         }
 
     def _chat(
@@ -206,10 +244,17 @@ class OllamaBackend:
     ) -> dict[str, object]:
         """One streamed /api/chat: the final object, with the whole text in message.content;
         ended early, with done_reason "stop" and no counts, where `until` holds."""
+        return self._stream("/api/chat", body, until)
+
+    def _stream(
+        self, path: str, body: dict[str, object], until: Callable[[str], bool] | None = None
+    ) -> dict[str, object]:
+        """One streamed request to /api/chat (pieces in message.content) or /api/generate
+        (pieces in response): the final object, the whole text put in its message.content."""
         deadline = Deadline(self.request_timeout)
         parts: list[str] = []
         try:
-            with self._client.stream("POST", f"{self.url}/api/chat", json=body) as resp:
+            with self._client.stream("POST", f"{self.url}{path}", json=body) as resp:
                 if resp.status_code != 200:
                     raise self._status_error(resp)
                 for obj in ndjson_lines(resp, deadline):
@@ -220,7 +265,10 @@ class OllamaBackend:
                             retryable=True,
                         )
                     message = obj.get("message")
-                    piece = str(message.get("content") or "") if isinstance(message, dict) else ""
+                    if isinstance(message, dict):
+                        piece = str(message.get("content") or "")
+                    else:
+                        piece = str(obj.get("response") or "")
                     parts.append(piece)
                     if until and "\n" in piece and until("".join(parts)):
                         obj = {"done": True, "done_reason": "stop"}  # closing the stream ends it
@@ -276,6 +324,11 @@ class OllamaBackend:
             return BackendUnavailable(
                 f"Ollama at {self.url} has no model '{self.model}' ({detail}). Pull it with "
                 f"`ollama pull {self.model}`, or pick one from `localcode --list-ollama-models`."
+            )
+        if "support insert" in detail:
+            return BackendError(
+                f"Ollama's '{self.model}' cannot fill in the middle ({detail}): its template has "
+                "no suffix. A code model such as qwen2.5-coder has one."
             )
         return BackendError(
             f"Ollama at {self.url} answered HTTP {resp.status_code}: {detail}",
