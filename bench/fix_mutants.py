@@ -32,7 +32,7 @@ from localcode.backends import create_backend
 from localcode.backends.local import LocalOptions
 from localcode.config import AgentConfig
 from localcode.errors import UsageError
-from localcode.fix import FixSettings, Workspace, fix, locate
+from localcode.fix import FixSettings, Workspace, fix, holes, locate
 from localcode.fix import outcomes as oc
 from localcode.fix.units import choose, editable, holds
 from localcode.sandbox.project import ProjectLimits, run_command
@@ -300,22 +300,28 @@ def locate_all(args: argparse.Namespace, out: Path) -> None:
         how = locate.traced(pkg.command, ws.root, ws.cwd)
         run = run_command(how.command, path, how.files, env=how.env, collect=locate.TRACE_FILE)
         t2 = time.monotonic()
-        found, _ = locate.find(run, len(oc.failing(before)), editable(ws), ws.read)
-        line = m["site"][0]
-        rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == (m["file"], line)), 0)
+        failing = len(oc.failing(before))
+        ranked, _ = locate.find(run, failing, editable(ws), ws.read, limit=None)
+        found = locate.whole_ties(ranked, locate.MAX_SUSPECTS)
+        site = (m["file"], m["site"][0])
+        rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == site), 0)
+        hole = next((i for i, s in enumerate(ranked, 1) if (s.path, s.line) == site), 0)
         now = _first_holds(ws, before, m, [(s.path, s.line) for s in found])
         was = _first_holds(ws, before, m, [])
-        rows.append((m["id"], rank, len(found), now, was, t1 - t0, t2 - t1))
+        rows.append((m["id"], rank, len(found), now, was, t1 - t0, t2 - t1, hole))
         print(
-            f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}  first unit holds it: {now} "
+            f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}, among all scored "
+            f"{hole or '-':>2} of {len(ranked)}  first unit holds it: {now} "
             f"(without the trace: {was})  plain {t1 - t0:.1f}s traced {t2 - t1:.1f}s",
             flush=True,
         )
     n = len(rows)
     shown = sum(1 for r in rows if r[1])
     top = sum(1 for r in rows if r[1] == 1)
+    holed = sum(1 for r in rows if 0 < r[7] <= holes.MAX_HOLES)
     print(
-        f"{n} mutants: mutated line shown {shown} ({shown / n:.0%}), ranked first {top}; the "
+        f"{n} mutants: mutated line shown {shown} ({shown / n:.0%}), ranked first {top}; "
+        f"among the {holes.MAX_HOLES} lines written anew {holed}; the "
         f"first unit shown holds it {sum(r[3] for r in rows)} (without the trace "
         f"{sum(r[4] for r in rows)}); test run {sum(r[5] for r in rows) / n:.2f} s plain, "
         f"{sum(r[6] for r in rows) / n:.2f} s traced"
@@ -378,6 +384,8 @@ def one(pkg: Package, src: Path, m: dict, strategy: str, backend, work: Path) ->
         "seconds": round(seconds, 2),
         "tokens": result.tokens if result else 0,
         "rounds": len(result.rounds) if result else 0,
+        "kinds": [r.kind for r in result.rounds] if result else [],
+        "won_by": result.best.origin if result and result.best else None,
         "diff": result.diff if result else "",
         "suspects": result.suspects if result else [],
         "located": bool(

@@ -378,6 +378,42 @@ def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path:
     assert result.to_dict()["lines_note"] == result.lines_note
 
 
+TWO_MODULES = {
+    "calc/__init__.py": "",
+    "calc/total.py": (
+        "from .scale import double\n\n\ndef total(xs):\n    out = 0\n    for x in xs:\n"
+        "        y = double(x)\n        out += y\n    return out\n"
+    ),
+    "calc/scale.py": "def double(x):\n    return x * 3\n",
+    "tests/test_total.py": (
+        "from calc.total import total\n\n\ndef test_total():\n    assert total([1, 2]) == 6\n"
+    ),
+    "tests/test_scale.py": (
+        "from calc.scale import double\n\n\ndef test_double_zero():\n    assert double(0) == 0\n"
+    ),
+}
+
+
+def test_a_line_outside_the_functions_shown_is_written_anew_and_edited(tmp_path: Path) -> None:
+    """The failing test runs total's five lines alone (the functions shown: total) and
+    double's line beside a passing test: that line, in another module, is the sixth hole."""
+    project = tmp_path / "p"
+    for rel, text in TWO_MODULES.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "calc")
+    backend = LineWriter(["", "", "", "", "", "return x * 2"], replies=[])
+    settings = FixSettings(n_candidates=1, max_iters=2)
+    result = fix(Workspace.open(project), "python -m pytest -q tests", lambda: backend, settings)
+    assert [u.split(":")[0] for u in result.units] == ["calc/total.py"]
+    assert len(backend.holes) == 6 and backend.holes[5][0].endswith("def double(x):\n    ")
+    assert result.repaired and result.best is not None
+    assert result.best.files == {"calc/scale.py": "def double(x):\n    return x * 2\n"}
+    assert "+    return x * 2" in result.diff
+
+
 def test_an_ollama_code_model_writes_the_line_through_its_suffix_template(tmp_path: Path) -> None:
     """`fix --backend ollama`, a real process against an Ollama on 127.0.0.1 whose model writes
     what the code around a hole implies: the singled-out line is written anew and applied."""

@@ -11,7 +11,7 @@ import pytest
 from fix_projects import BUGS, git, make_project
 
 from localcode.backends.mock import MockBackend
-from localcode.fix import FixSettings, Workspace, fix, locate
+from localcode.fix import FixSettings, Workspace, fix, holes, locate
 from localcode.fix import outcomes as oc
 from localcode.sandbox.project import CommandRun, run_command
 
@@ -180,6 +180,40 @@ def test_a_tie_larger_than_the_limit_singles_out_nothing() -> None:
     narrow = _trace(1, 1, {1: [1, 0], **{i: [1, 1] for i in range(2, 8)}})
     found, _ = locate.find(_run(narrow), 1, {"a.py"}, lambda p: TEXT, limit=5)
     assert [s.line for s in found] == [1]
+
+
+def test_lines_are_numbered_as_python_numbers_them_past_a_form_feed() -> None:
+    """A form feed (PEP 8 allows one between sections) is no line end for Python's line
+    numbers; the suspect and its hole are the traced line 3, not the one above it."""
+    text = "x = 1\n\x0c\ny = 2\nz = 3\n"
+    found, _ = locate.find(_run(_trace(1, 0, {3: [1, 0]})), 1, {"a.py"}, lambda p: text)
+    assert [s.describe() for s in found] == ["a.py:3: y = 2"]
+    (hole,) = holes.holes(found, lambda p: text)
+    assert hole.prefix == "x = 1\n\x0c\n" and hole.suffix == "\nz = 3\n"
+    assert holes.filled(hole, text, "y = 3") == ("x = 1\n\x0c\ny = 3\nz = 3\n", "")
+
+
+def test_a_hole_takes_one_line_and_only_the_line_it_took_out() -> None:
+    text = "def f(x):\n    return x + 1\n"
+    (hole,) = holes.holes([locate.Suspect("a.py", 2, 1.0, "    return x + 1")], lambda p: text)
+    # a backend that did not stop at the line's end: the rest is not written
+    assert holes.filled(hole, text, "  return x - 1\nprint('more')") == (
+        "def f(x):\n    return x - 1\n",
+        "",
+    )
+    assert holes.filled(hole, text, " return x + 1 ") == (
+        None,
+        "the model wrote the line as it was",
+    )
+    changed = "def f(x):\n    return x * 2\n"  # the file changed after the tests ran
+    assert holes.filled(hole, changed, "return x - 1") == (
+        None,
+        "a.py:2 changed since the tests ran",
+    )
+    assert holes.filled(hole, text, "return (x") == (
+        None,
+        "the file does not parse with the line written as `return (x`",
+    )
 
 
 def test_a_traced_run_that_disagrees_with_the_plain_one_is_not_evidence() -> None:

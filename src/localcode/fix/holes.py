@@ -15,7 +15,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .locate import Suspect
+from .locate import Suspect, lines_of
 
 BEFORE, AFTER = 40, 20  # lines of the file around the hole that the model reads
 MAX_HOLES = 6  # the best-ranked lines taken out, one at a time
@@ -30,6 +30,7 @@ class Hole:
     line: int  # 1-based
     prefix: str
     suffix: str
+    old: str = ""  # the line taken out, as it stood
 
     @property
     def indent(self) -> str:
@@ -45,7 +46,7 @@ def holes(
     for s in ranked:
         if len(out) == limit:
             break
-        lines = read(s.path).splitlines(keepends=True)
+        lines = lines_of(read(s.path))
         i = s.line - 1
         if not 0 <= i < len(lines) or lines[i].strip() != s.text.strip():
             continue
@@ -53,18 +54,20 @@ def holes(
         indent = text[: len(text) - len(text.lstrip())]
         prefix = "".join(lines[max(0, i - BEFORE) : i]) + indent
         suffix = "\n" + "".join(lines[i + 1 : i + 1 + AFTER])
-        out.append(Hole(s.path, s.line, prefix, suffix))
+        out.append(Hole(s.path, s.line, prefix, suffix, text))
     return out
 
 
 def filled(hole: Hole, text: str, middle: str) -> tuple[str | None, str]:
     """The file `text` with the hole's line replaced by the `middle` the model wrote, or None
     and why it is no edit (empty, the line as it was, or a file that no longer parses)."""
-    written = middle.strip()
+    written = middle.split("\n", 1)[0].strip()  # one line, even where `stop` was not heeded
     if not written:
         return None, "the model wrote an empty line"
-    lines = text.splitlines(keepends=True)
-    old = lines[hole.line - 1]
+    lines = lines_of(text)
+    old = lines[hole.line - 1] if hole.line <= len(lines) else ""
+    if hole.old and old.strip() != hole.old.strip():
+        return None, f"{hole.path}:{hole.line} changed since the tests ran"
     if written == old.strip():
         return None, "the model wrote the line as it was"
     lines[hole.line - 1] = hole.indent + written + ("\n" if old.endswith("\n") else "")

@@ -11,6 +11,7 @@ decide which edit wins.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -122,7 +123,7 @@ def suspects(
         return []
     scored = []
     for path in set(allowed) & set(counts.lines):
-        source = read(path).splitlines()
+        source = [t.rstrip("\r\n") for t in lines_of(read(path))]
         for line, (bad, good) in counts.lines[path].items():
             if not bad or not 0 < line <= len(source) or not source[line - 1].strip():
                 continue
@@ -131,6 +132,12 @@ def suspects(
                 scored.append(Suspect(path, line, round(score, 3), source[line - 1]))
     scored.sort(key=lambda s: (-s.score, s.path, s.line))
     return scored if limit is None else whole_ties(scored, limit)
+
+
+def lines_of(text: str) -> list[str]:
+    """A file's lines, with their ends, numbered as Python numbers them: split only at \\n,
+    \\r\\n and \\r (str.splitlines also splits at a form feed, and the numbers after it shift)."""
+    return io.StringIO(text, newline="").readlines()
 
 
 def whole_ties(ranked: list[Suspect], limit: int) -> list[Suspect]:

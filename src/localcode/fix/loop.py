@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..backends.base import Backend, Completion, Infills
-from ..errors import BackendError, BackendUnavailable, UsageError
+from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 from ..prompts import edit_prompt
 from ..sandbox.project import CommandRun, ProjectLimits, run_command
 from . import holes, locate
@@ -151,6 +151,8 @@ def fix(
 
     if settings.rewrite_lines and isinstance(backend, Infills):
         found = holes.holes(ranked, read)
+        for hole in found:  # a line may lie outside the units shown: its file is edited too
+            original.setdefault(hole.path, read(hole.path))
         _rewrite_lines(backend, found, original, settings, result, judge, say)
         result.best = _best(result)
     for index in range(settings.max_iters):
@@ -249,7 +251,11 @@ def _rewrite_lines(
             except BackendUnavailable:
                 raise
             except BackendError as exc:
-                result.lines_note = f"no line was written anew: {exc}"
+                # the first request failing, or a refusal, ends the round (a model without
+                # fill-in-the-middle); a later one that may succeed again costs only its hole
+                result.lines_note = f"a line was not written anew: {exc}"
+                if rnd.tries and (exc.retryable or isinstance(exc, PromptTooLong)):
+                    continue
                 return
             finally:
                 result.spent["generation"] += time.monotonic() - t1
