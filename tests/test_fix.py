@@ -446,6 +446,49 @@ def test_an_ollama_code_model_writes_the_line_through_its_suffix_template(tmp_pa
     assert TOOLZ.right in (project / TOOLZ.file).read_text()
 
 
+def ollama_fix(
+    project: Path, fake: FakeOllama, model: str, *args: str
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "localcode", "fix", "--backend", "ollama", "--max-iters", "1"]
+        + ["--ollama-url", fake.url, "--model", model, "--test-cmd", TOOLZ.command, *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_no_rewrite_lines_asks_for_whole_edits_at_once(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    fake = FakeOllama(lambda messages, seed: "no idea", infiller=lambda *a: "if predicate(k):")
+    try:
+        done = ollama_fix(project, fake, "qwen2.5-coder:1.5b", "--no-rewrite-lines")
+    finally:
+        fake.close()
+    assert done.returncode == 1, done.stderr
+    assert "result:  NO FIX" in done.stdout and "round 1: sampling 4 edits" in done.stderr
+    assert {r.path for r in fake.requests} == {"/api/chat"}
+
+
+def test_a_model_ollama_cannot_infill_with_is_named_in_the_report(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    models = ("qwen2.5-coder:1.5b", "llama3:latest")
+    fake = FakeOllama(lambda messages, seed: "no idea", models=models, infiller=lambda *a: "")
+    try:
+        done = ollama_fix(project, fake, "llama3:latest")
+    finally:
+        fake.close()
+    assert done.returncode == 1, done.stderr
+    assert (
+        "lines:   a line was not written anew: Ollama's 'llama3:latest' cannot fill in the middle"
+        in done.stdout
+    )
+    assert [r.path for r in fake.requests][:2] == ["/api/generate", "/api/chat"]
+
+
 # ------------------------------------------------------------------ the real model
 
 

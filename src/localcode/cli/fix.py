@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         "commands only; it costs one more run of the tests)",
     )
     p.add_argument(
+        "--no-rewrite-lines",
+        dest="rewrite_lines",
+        action="store_false",
+        help="skip writing the singled-out lines anew (fill-in-the-middle) and ask for whole "
+        "edits at once",
+    )
+    p.add_argument(
         "--sandbox",
         choices=ISOLATIONS,
         default="auto",
@@ -129,6 +136,7 @@ def main(argv: Sequence[str]) -> int:
         isolation=cfg.sandbox,
         python=args.python,
         locate=args.locate,
+        rewrite_lines=args.rewrite_lines,
     )
     quiet = args.quiet or args.json
     say = None if quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -175,6 +183,8 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
             print(f"         {line}", file=out)
     elif result.locate_note:
         print(f"suspect: none - {result.locate_note}", file=out)
+    if result.lines_note:
+        print(f"lines:   {result.lines_note}", file=out)
     print("edited:  " + "; ".join(result.units), file=out)
     if best is None:
         print("result:  NO FIX - no edit fixed a failing test without breaking another", file=out)
