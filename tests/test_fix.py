@@ -425,17 +425,7 @@ def test_an_ollama_code_model_writes_the_line_through_its_suffix_template(tmp_pa
 
     fake = FakeOllama(lambda messages, seed: "no idea", infiller=reads_the_code)
     try:
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
-        done = subprocess.run(
-            [sys.executable, "-m", "localcode", "fix", "--backend", "ollama"]
-            + ["--ollama-url", fake.url, "--model", "qwen2.5-coder:1.5b"]
-            + ["--test-cmd", TOOLZ.command, "--json", "--apply"],
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=env,
-        )
+        done = ollama_fix(project, fake, "qwen2.5-coder:1.5b", "--json", "--apply")
     finally:
         fake.close()
     assert done.returncode == 0, done.stderr
