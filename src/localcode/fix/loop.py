@@ -1,8 +1,10 @@
 """Repository mode: make a project's failing tests pass with N sandboxed edits, ranked by the
 project's own test command (`fix(workspace, command, backend, settings) -> FixResult`).
 
-Round 0 samples N edits of the code the failures point at (the first one greedy); each runs the
-command in its own private view of the project (sandbox/project.py). The failing tests rank the
+Where the traced run singles out lines and the model can fill in the middle, the first round
+writes those lines anew, one at a time, from the code around them (fix/holes.py). Then (or
+first) a round samples N edits of the code the failures point at (the first one greedy). Each
+edit runs the command in its own private view of the project (sandbox/project.py). The failing tests rank the
 edits, and the tests that passed before guard against regressions: an edit that breaks one never
 wins. While no edit makes the whole command pass, later rounds repair the best edit so far with
 the failures it still has, up to `max_iters` rounds.
