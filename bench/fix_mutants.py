@@ -306,12 +306,14 @@ def locate_all(args: argparse.Namespace, out: Path) -> None:
         site = (m["file"], m["site"][0])
         rank = next((i for i, s in enumerate(found, 1) if (s.path, s.line) == site), 0)
         hole = next((i for i, s in enumerate(ranked, 1) if (s.path, s.line) == site), 0)
+        floorless = _unfloored(run, site)
         now = _first_holds(ws, before, m, [(s.path, s.line) for s in found])
         was = _first_holds(ws, before, m, [])
-        rows.append((m["id"], rank, len(found), now, was, t1 - t0, t2 - t1, hole))
+        rows.append((m["id"], rank, len(found), now, was, t1 - t0, t2 - t1, hole, floorless))
         print(
             f"{m['id']:<45} rank {rank or '-':>2} of {len(found)}, among all scored "
-            f"{hole or '-':>2} of {len(ranked)}  first unit holds it: {now} "
+            f"{hole or '-':>2} of {len(ranked)} (no floor: {floorless or '-'})  "
+            f"first unit holds it: {now} "
             f"(without the trace: {was})  plain {t1 - t0:.1f}s traced {t2 - t1:.1f}s",
             flush=True,
         )
@@ -319,13 +321,31 @@ def locate_all(args: argparse.Namespace, out: Path) -> None:
     shown = sum(1 for r in rows if r[1])
     top = sum(1 for r in rows if r[1] == 1)
     holed = sum(1 for r in rows if 0 < r[7] <= holes.MAX_HOLES)
+    unfloored = sum(1 for r in rows if 0 < r[8] <= holes.MAX_HOLES)
     print(
         f"{n} mutants: mutated line shown {shown} ({shown / n:.0%}), ranked first {top}; "
-        f"among the {holes.MAX_HOLES} lines written anew {holed}; the "
+        f"among the {holes.MAX_HOLES} lines written anew {holed} (with no score floor: "
+        f"{unfloored}); the "
         f"first unit shown holds it {sum(r[3] for r in rows)} (without the trace "
         f"{sum(r[4] for r in rows)}); test run {sum(r[5] for r in rows) / n:.2f} s plain, "
         f"{sum(r[6] for r in rows) / n:.2f} s traced"
     )
+
+
+def _unfloored(run, site: tuple[str, int]) -> int:  # noqa: ANN001
+    """The mutated line's rank among every line a failing test ran (Ochiai, no floor; ties
+    in path and line order), 0 where no failing test ran it."""
+    counts = locate._read(run.collected)
+    if counts is None or not counts.failed:
+        return 0
+    total = len(counts.failed)
+    scored = sorted(
+        (-bad / (total * (bad + good)) ** 0.5, path, line)
+        for path, per_line in counts.lines.items()
+        for line, (bad, good) in per_line.items()
+        if bad and not path.startswith(("test", "tests/")) and "/tests/" not in path
+    )
+    return next((i for i, (_, p, n) in enumerate(scored, 1) if (p, n) == site), 0)
 
 
 def _first_holds(ws: Workspace, before: oc.Outcomes, m: dict, suspects: list) -> bool:  # noqa: ANN001
