@@ -216,10 +216,10 @@ def test_apply_writes_only_a_clean_tree(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the command line
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, cwd: Path, backend: str = "mock") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
     return subprocess.run(
-        [sys.executable, "-m", "localcode", "fix", "--backend", "mock", *args],
+        [sys.executable, "-m", "localcode", "fix", "--backend", backend, *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -439,15 +439,11 @@ def test_an_ollama_code_model_writes_the_line_through_its_suffix_template(tmp_pa
 def ollama_fix(
     project: Path, fake: FakeOllama, model: str, *args: str
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
-    return subprocess.run(
-        [sys.executable, "-m", "localcode", "fix", "--backend", "ollama", "--max-iters", "1"]
-        + ["--ollama-url", fake.url, "--model", model, "--test-cmd", TOOLZ.command, *args],
+    return cli(
+        *["--max-iters", "1", "--ollama-url", fake.url, "--model", model],
+        *["--test-cmd", TOOLZ.command, *args],
         cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
+        backend="ollama",
     )
 
 

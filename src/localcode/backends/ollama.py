@@ -157,7 +157,7 @@ class OllamaBackend:
 
         def one(s: int) -> Completion:
             body = self._body(messages, s, temperature, max_tokens)
-            done = with_retries(lambda: self._chat(body), self.retry)
+            done = with_retries(lambda: self._stream("/api/chat", body), self.retry)
             return self._completion(done, s, estimate)
 
         return sample_each(one, n, seed, self.max_parallel)
@@ -177,7 +177,7 @@ class OllamaBackend:
         this client cannot check."""
         estimate = self._fits(messages)
         body = self._body(messages, seed, temperature, max_tokens)
-        done = with_retries(lambda: self._chat(body, until), self.retry)
+        done = with_retries(lambda: self._stream("/api/chat", body, until), self.retry)
         return self._completion(done, seed, estimate)
 
     def infill(
@@ -239,18 +239,12 @@ class OllamaBackend:
             "num_predict": max_tokens,
         }
 
-    def _chat(
-        self, body: dict[str, object], until: Callable[[str], bool] | None = None
-    ) -> dict[str, object]:
-        """One streamed /api/chat: the final object, with the whole text in message.content;
-        ended early, with done_reason "stop" and no counts, where `until` holds."""
-        return self._stream("/api/chat", body, until)
-
     def _stream(
         self, path: str, body: dict[str, object], until: Callable[[str], bool] | None = None
     ) -> dict[str, object]:
         """One streamed request to /api/chat (pieces in message.content) or /api/generate
-        (pieces in response): the final object, the whole text put in its message.content."""
+        (pieces in response): the final object, the whole text put in its message.content;
+        ended early, with done_reason "stop" and no counts, where `until` holds."""
         deadline = Deadline(self.request_timeout)
         parts: list[str] = []
         try:

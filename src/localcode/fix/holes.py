@@ -30,7 +30,7 @@ class Hole:
     line: int  # 1-based
     prefix: str
     suffix: str
-    old: str = ""  # the line taken out, as it stood
+    old: str  # the line taken out, as it stood
 
     @property
     def indent(self) -> str:
@@ -66,7 +66,7 @@ def filled(hole: Hole, text: str, middle: str) -> tuple[str | None, str]:
         return None, "the model wrote an empty line"
     lines = lines_of(text)
     old = lines[hole.line - 1] if hole.line <= len(lines) else ""
-    if hole.old and old.strip() != hole.old.strip():
+    if old.strip() != hole.old.strip():
         return None, f"{hole.path}:{hole.line} changed since the tests ran"
     if written == old.strip():
         return None, "the model wrote the line as it was"
