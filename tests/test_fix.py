@@ -43,6 +43,7 @@ def camelize(string, uppercase_first_letter=True):
     return string[0].upper() + camelize(string)[1:]
 ```"""
 ONE = FixSettings(n_candidates=1, max_iters=1, greedy=False)
+ONE_GREEDY = FixSettings(n_candidates=1, max_iters=1)
 
 
 def run_fix(
@@ -366,6 +367,17 @@ def test_lines_are_written_greedily_first_then_sampled(tmp_path: Path) -> None:
     calls = [(n, t) for _, _, n, t in backend.holes]
     assert calls == [(1, 0.0)] * holes + [(2, 0.7)] * holes
     assert [r.kind for r in result.rounds] == ["lines", "edit"]  # then the edit round, as before
+
+
+def test_a_request_that_fails_after_lines_were_written_costs_only_its_hole(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p", "toolz")
+    timeout = BackendError("The local server did not answer within 300 s.", retryable=True)
+    backend = LineWriter(["", timeout, "if predicate(k):"], replies=[])
+    result = fix(Workspace.open(project), TOOLZ.command, lambda: backend, ONE_GREEDY)
+    assert len(backend.holes) == 3 and "did not answer" in result.lines_note
+    assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
 
 
 def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path: Path) -> None:
