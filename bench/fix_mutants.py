@@ -164,7 +164,9 @@ def sites(text: str) -> list[tuple[int, int, int, str]]:
     return sorted(set(found))
 
 
-def _between(text: str, left: ast.AST, right: ast.AST, op: type) -> list[tuple[int, int, int, str]]:
+def _between(
+    text: str, left: ast.AST, right: ast.AST, op: type[ast.AST]
+) -> list[tuple[int, int, int, str]]:
     a, b = left.end_lineno, right.lineno  # type: ignore[attr-defined]
     if a != b:
         return []
@@ -389,7 +391,8 @@ def one(pkg: Package, src: Path, m: dict, strategy: str, backend, work: Path) ->
     except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
         error, result = f"{type(exc).__name__}: {exc}", None
     seconds = time.monotonic() - started
-    repaired, broke = False, []
+    repaired = False
+    broke: list[str] = []
     if result is not None and result.best is not None:
         before = oc.read(run_command(pkg.command, path, {}, report_arg=oc.JUNIT_ARG), True)
         ws.apply(result.best.files)

@@ -19,6 +19,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -48,8 +49,8 @@ def prompt_for(trial: int) -> list[dict[str, str]]:
 
 
 def round0(backend: LocalBackend, messages: list[dict[str, str]], together: bool) -> float:
-    greedy = dict(n=1, temperature=0.0, seed=0, max_tokens=256)
-    samples = dict(n=N - 1, temperature=0.8, seed=1, max_tokens=256)
+    greedy: dict[str, Any] = dict(n=1, temperature=0.0, seed=0, max_tokens=256)
+    samples: dict[str, Any] = dict(n=N - 1, temperature=0.8, seed=1, max_tokens=256)
     t0 = time.monotonic()
     if together:
         with ThreadPoolExecutor(2) as pool:
