@@ -65,6 +65,17 @@ def make_project(dest: Path, name: str, planted: bool = True) -> Path:
     return dest
 
 
+def committed(dest: Path, files: dict[str, str]) -> Path:
+    """A git work tree at `dest` holding `files` (relative path -> text), committed."""
+    for rel, text in files.items():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_text(text, encoding="utf-8")
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-qm", "project")
+    return dest
+
+
 def git(where: Path, *args: str) -> str:
     cmd = ["git", "-C", str(where), "-c", "user.email=t@localcode", "-c", "user.name=t", *args]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout

@@ -3,22 +3,26 @@ real sandbox, the scripted mock backend for the model's replies."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from fakes.ollama import FakeOllama
-from fix_projects import BUGS, git, make_project
+from fix_projects import BUGS, committed, git, make_project
 
 from localcode.backends.base import Completion
 from localcode.backends.mock import MockBackend
+from localcode.cli.fix import print_fix
 from localcode.errors import BackendError, UsageError
-from localcode.fix import FixSettings, Workspace, fix
+from localcode.fix import FixSettings, Workspace, fix, plugged
 from localcode.fix import outcomes as oc
 from localcode.fix.units import Unit, apply_reply, choose
+from localcode.sandbox.project import run_command
 
 INFLECTION = BUGS["inflection"]
 RIGHT = """```python
@@ -87,6 +91,57 @@ def test_an_edit_that_breaks_a_passing_test_never_wins(tmp_path: Path) -> None:
     assert result.best is None and result.diff == "" and not result.repaired
 
 
+def test_an_edit_runs_the_failing_tests_first_and_the_rest_only_when_it_fixes_one(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    settings = FixSettings(n_candidates=3, max_iters=1, greedy=False, rewrite_lines=False)
+    result, _ = run_fix(project, [STILL_WRONG, BREAKS_ANOTHER, RIGHT], settings)
+    wrong, breaks, right = result.rounds[0].tries
+    assert wrong.only_failing and wrong.failing == [INFLECTION.failing] and wrong.passed == 0
+    assert wrong.to_dict()["ran"] == "the failing tests"
+    assert not breaks.only_failing and breaks.broken  # it fixed the test: the rest ran
+    assert not right.only_failing and right.all_pass and right.passed > 100
+    assert result.best is right
+    report = io.StringIO()
+    print_fix(result, report, apply=False)
+    assert "(1 of 3 edits ran only the failing tests)" in report.getvalue()
+    # switched off, every edit runs the whole command
+    result, _ = run_fix(
+        project, [STILL_WRONG], replace(settings, n_candidates=1, failing_first=False)
+    )
+    (wrong,) = result.rounds[0].tries
+    assert (
+        not wrong.only_failing
+        and wrong.passed > 100
+        and wrong.to_dict()["ran"] == "the whole command"
+    )
+
+
+def test_the_failing_tests_alone_are_named_as_pytest_reports_them(tmp_path: Path) -> None:
+    """Classes, parameters (with a slash in one), a package of tests and a top-level module."""
+    project = committed(
+        tmp_path / "p",
+        {
+            "tests/__init__.py": "",
+            "tests/test_a.py": (
+                "import pytest\n\n\nclass TestK:\n    def test_one(self):\n        assert False\n\n"
+                "    def test_two(self):\n        pass\n\n\n"
+                '@pytest.mark.parametrize("x", [1, 2, "a/b"])\ndef test_p(x):\n    assert x == 1\n'
+            ),
+            "test_top.py": "def test_top():\n    assert False\n\n\ndef test_ok():\n    pass\n",
+        },
+    )
+    ws, command = Workspace.open(project), "python -m pytest -q"
+    every = oc.read(run_command(command, project, {}, report_arg=oc.JUNIT_ARG), True)
+    failing = oc.failing(every)
+    assert len(failing) == 4 and len(every) == 7
+    how = plugged.only(command, ws.root, ws.cwd, failing)
+    run = run_command(how.command, project, how.files, report_arg=oc.JUNIT_ARG, env=how.env)
+    assert sorted(oc.read(run, True)) == sorted(failing)
+    assert git(project, "status", "--porcelain") == ""  # the plugin went into the view only
+
+
 def test_a_later_round_repairs_the_best_edit_with_its_failures(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", "inflection")
     result, backend = run_fix(
@@ -139,21 +194,19 @@ def test_the_kept_docstring_and_imports_of_a_reply(tmp_path: Path) -> None:
 
 
 def test_units_come_from_the_traceback_innermost_first(tmp_path: Path) -> None:
-    project = tmp_path / "p"
-    (project / "pkg").mkdir(parents=True)
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "core.py").write_text(
-        "def parse(text):\n    return [_word(w) for w in text.split()]\n\n\n"
-        "def _word(w):\n    return int(w) / 0\n\n\ndef unrelated():\n    return 1\n"
+    project = committed(
+        tmp_path / "p",
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": (
+                "def parse(text):\n    return [_word(w) for w in text.split()]\n\n\n"
+                "def _word(w):\n    return int(w) / 0\n\n\ndef unrelated():\n    return 1\n"
+            ),
+            "test_core.py": (
+                "from pkg.core import parse\n\n\ndef test_parse():\n    assert parse('1 2') == [1, 2]\n"
+            ),
+        },
     )
-    (project / "test_core.py").write_text(
-        "from pkg.core import parse\n\n\ndef test_parse():\n    assert parse('1 2') == [1, 2]\n"
-    )
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "p")
-    from localcode.sandbox.project import run_command
-
     ws = Workspace.open(project)
     before = oc.read(run_command("python -m pytest -q", project, report_arg=oc.JUNIT_ARG), True)
     assert choose(ws, before) == [Unit("pkg/core.py", "_word"), Unit("pkg/core.py", "parse")]
@@ -409,13 +462,7 @@ TWO_MODULES = {
 def test_a_line_outside_the_functions_shown_is_written_anew_and_edited(tmp_path: Path) -> None:
     """The failing test runs total's five lines alone (the functions shown: total) and
     double's line beside a passing test: that line, in another module, is the sixth hole."""
-    project = tmp_path / "p"
-    for rel, text in TWO_MODULES.items():
-        (project / rel).parent.mkdir(parents=True, exist_ok=True)
-        (project / rel).write_text(text)
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "calc")
+    project = committed(tmp_path / "p", TWO_MODULES)
     backend = LineWriter(["", "", "", "", "", "return x * 2"], replies=[])
     settings = FixSettings(n_candidates=1, max_iters=2)
     result = fix(Workspace.open(project), "python -m pytest -q tests", lambda: backend, settings)

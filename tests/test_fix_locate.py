@@ -11,7 +11,7 @@ import pytest
 from fix_projects import BUGS, git, make_project
 
 from localcode.backends.mock import MockBackend
-from localcode.fix import FixSettings, Workspace, fix, holes, locate
+from localcode.fix import FixSettings, Workspace, fix, holes, locate, plugged
 from localcode.fix import outcomes as oc
 from localcode.sandbox.project import CommandRun, run_command
 
@@ -72,7 +72,7 @@ def test_a_plugin_that_cannot_load_costs_the_hint_not_the_run(
     ranked as before."""
     real = locate.traced
 
-    def broken(command: str, root: str, cwd: str) -> locate.Traced:
+    def broken(command: str, root: str, cwd: str) -> plugged.Plugged:
         how = real(command, root, cwd)
         return replace(how, files={p: "raise ImportError('no trace')\n" for p in how.files})
 
@@ -92,7 +92,7 @@ def test_a_command_that_sets_its_own_pythonpath_is_traced_too(tmp_path: Path) ->
     project = make_project(tmp_path / "c", "cachetools")
     ws = Workspace.open(project)
     how = locate.traced(bug.command, ws.root, ws.cwd)
-    assert how.command.startswith(f"PYTHONPATH=src:{locate.PLUGIN_DIR} python -m pytest")
+    assert how.command.startswith(f"PYTHONPATH=src:{plugged.PLUGIN_DIR} python -m pytest")
     run = _traced_run(project, bug.command)
     counts, outcomes = locate._read(run.collected), oc.read(run, True)
     assert counts is not None and counts.failed and counts.passed > 10

@@ -204,10 +204,13 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         hint = "not applied" if apply else "not applied: run again with --apply to write it"
         print(f"\n{f'applied to {where}' if result.applied else hint}", file=out)
     spent = result.spent
+    tested = [t for r in result.rounds for t in r.tries if t.tested]
+    alone = sum(t.only_failing for t in tested)
     print(
         f"time:    baseline {spent.get('baseline', 0):.1f} s, "
         + (f"traced run {spent['locate']:.1f} s, " if "locate" in spent else "")
-        + f"model {spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s; "
-        f"{result.tokens} tokens",
+        + f"model {spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s"
+        + (f" ({alone} of {len(tested)} edits ran only the failing tests)" if alone else "")
+        + f"; {result.tokens} tokens",
         file=out,
     )

@@ -15,15 +15,13 @@ import io
 import json
 import math
 import os
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import resources
 
 from ..sandbox.project import CommandRun
+from .plugged import Plugged, plugged
 
 MODULE = "_localcode_trace"  # the plugin's module name
-PLUGIN_DIR = ".localcode_trace"  # where it lies in the view, under the command's directory
 TRACE_FILE = "trace.json"
 SLOWER = 3  # the traced run may take this many times the plain run's time limit
 MAX_SUSPECTS = 5
@@ -31,7 +29,6 @@ MAX_SUSPECTS = 5
 # scores under this: it is not singled out, and is not shown
 MIN_SCORE = 1 / math.sqrt(3)
 NOTHING_SINGLED_OUT = "no line is singled out by the failing tests"
-_PYTHONPATH = re.compile(r"^((?:\s*[A-Za-z_]\w*=\S*)*?\s*PYTHONPATH=)(\S*)")
 
 
 @dataclass(frozen=True)
@@ -47,31 +44,12 @@ class Suspect:
         return f"{self.path}:{self.line}: {self.text.strip()}"
 
 
-@dataclass(frozen=True)
-class Traced:
-    """A pytest command that writes the trace: the command itself, the plugin as a file of the
-    project's view, and the environment it reads."""
-
-    command: str
-    files: dict[str, str]
-    env: dict[str, str]
-
-
-def traced(command: str, root: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> Traced:
-    """`command` (pytest, run in `cwd`, a directory of the project at `root`) with the plugin
-    loaded. The plugin's directory goes on PYTHONPATH, and onto the PYTHONPATH the command sets
-    itself (`PYTHONPATH=src pytest`); a command that sets it some other way gets no trace."""
-    here = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
-    where = os.path.normpath(os.path.join(here, PLUGIN_DIR, f"{MODULE}.py"))
-    plugin = resources.files(__package__).joinpath("trace_plugin.py").read_text(encoding="utf-8")
+def traced(command: str, root: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> Plugged:
+    """`command` (pytest, run in `cwd`, a directory of the project at `root`) with the trace
+    plugin loaded (fix/plugged.py says how)."""
     back = os.path.relpath(os.path.realpath(root), os.path.realpath(cwd))
-    own = _PYTHONPATH.match(command)
-    if own:
-        command = f"{own.group(1)}{own.group(2)}:{PLUGIN_DIR}{command[own.end() :]}"
-    return Traced(
-        command=f"{command} -p {MODULE}",
-        files={where: plugin},
-        env={"PYTHONPATH": PLUGIN_DIR, "LOCALCODE_TRACE_ROOT": back},
+    return plugged(
+        command, root, cwd, MODULE, "trace_plugin.py", env={"LOCALCODE_TRACE_ROOT": back}
     )
 
 

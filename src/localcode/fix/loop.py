@@ -20,7 +20,7 @@ from ..backends.base import Backend, Completion, Infills
 from ..errors import BackendError, BackendUnavailable, PromptTooLong, UsageError
 from ..prompts import edit_prompt
 from ..sandbox.project import CommandRun, ProjectLimits, run_command
-from . import holes, locate
+from . import holes, locate, plugged
 from . import outcomes as oc
 from .records import EditTry, FixResult, FixRound
 from .units import Unit, apply_reply, choose, editable, holds, label, reader, source
@@ -42,6 +42,9 @@ class FixSettings:
     greedy: bool = True  # round 0's first edit is the temperature-0 reply
     locate: bool = True  # a traced run ranks the lines the failures single out (fix/locate.py)
     rewrite_lines: bool = True  # the model writes those lines anew first (fix/holes.py)
+    failing_first: bool = (
+        True  # an edit runs the failing tests first, the whole command if one passes
+    )
     test_timeout: float = 120.0
     isolation: str = "auto"
     python: str | None = None  # the project's interpreter; default: the active venv
@@ -69,15 +72,20 @@ def fix(
         isolation=settings.isolation,
     )
 
-    def test(edited: dict[str, str]) -> tuple[CommandRun, oc.Outcomes]:
+    def test(
+        edited: dict[str, str], tests: list[str] | None = None
+    ) -> tuple[CommandRun, oc.Outcomes]:
+        """The command on the project with `edited` files; only `tests` of it when given."""
+        how = plugged.only(command, ws.root, ws.cwd, tests) if tests else None
         run = run_command(
-            command,
+            how.command if how else command,
             ws.root,
-            edited,
+            {**edited, **how.files} if how else edited,
             limits=limits,
             python=settings.python,
             report_arg=oc.JUNIT_ARG if pytest else None,
             cwd=str(ws.cwd),
+            env=how.env if how else None,
         )
         return run, oc.read(run, pytest)
 
@@ -130,6 +138,8 @@ def fix(
         if any(u.path == s.path and holds(u, original[u.path], s.line) for u in units)
     ]
     say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
+    # a pytest command whose failing tests can be named: each edit runs those first
+    failing_first = settings.failing_first and pytest and oc.WHOLE_COMMAND not in failing0
     backend = connect()
     state, state_outcomes = dict(original), before
     tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
@@ -141,14 +151,20 @@ def fix(
             _copy_outcome(tried[known], edit)
             return
         t2 = time.monotonic()
-        run, after = test(edit.files)
+        first = failing_first and test(edit.files, failing0)
+        if first and _fixes_none(*first, failing0):  # it cannot win: the rest need not run
+            run, after = first
+            edit.only_failing = True
+        else:
+            run, after = test(edit.files)
         edit.seconds = time.monotonic() - t2
         result.spent["tests"] += edit.seconds
         _score(edit, run, after, failing0, passing0)
         tried[known] = edit
         edit.outcomes = after
         say(
-            f"  {edit.origin} edit: {len(edit.fixed)}/{len(failing0)} fixed, {len(edit.broken)} broken"
+            f"  {edit.origin} edit: {len(edit.fixed)}/{len(failing0)} fixed, "
+            + ("the other tests not run" if edit.only_failing else f"{len(edit.broken)} broken")
         )
 
     if settings.rewrite_lines and isinstance(backend, Infills):
@@ -351,10 +367,15 @@ def _score(
     edit.all_pass = run.returncode == 0 and not failing
 
 
+def _fixes_none(run: CommandRun, after: oc.Outcomes, failing0: list[str]) -> bool:
+    """The run of the failing tests alone ended, and each of them ran and failed again."""
+    return not run.timed_out and all(t in after and not after[t].passed for t in failing0)
+
+
 def _copy_outcome(src: EditTry, dst: EditTry) -> None:
     dst.fixed, dst.broken, dst.failing = src.fixed, src.broken, src.failing
     dst.passed, dst.all_pass = src.passed, src.all_pass
-    dst.outcomes = src.outcomes
+    dst.outcomes, dst.only_failing = src.outcomes, src.only_failing
 
 
 def _best(result: FixResult) -> EditTry | None:

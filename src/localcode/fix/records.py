@@ -20,7 +20,8 @@ class EditTry:
     failing: list[str] = field(default_factory=list)
     passed: int = 0
     all_pass: bool = False
-    seconds: float = 0.0  # its test run
+    seconds: float = 0.0  # its test runs
+    only_failing: bool = False  # it fixed none of the failing tests: the others were not run
     tokens: int = 0
     reply: str = ""  # the model's reply, kept when it was discarded (so one can see why)
     outcomes: dict[str, Any] = field(default_factory=dict, repr=False)  # test id -> Outcome
@@ -49,6 +50,7 @@ class EditTry:
             "failing": self.failing,
             "passed": self.passed,
             "all_pass": self.all_pass,
+            "ran": "the failing tests" if self.only_failing else "the whole command",
             "seconds": round(self.seconds, 3),
             "tokens": self.tokens,
         }
