@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -287,6 +288,18 @@ def mutants(args: argparse.Namespace, out: Path) -> list[tuple[Package, Path, di
         drawn.append([(pkg, src, m) for m in kept])
     ordered = [x for group in itertools.zip_longest(*drawn) for x in group if x]
     return ordered[: args.limit] if args.limit else ordered
+
+
+def listed(mutants: Path, per_package: int, work: Path) -> Iterator[tuple[Package, dict, Path]]:
+    """The first `per_package` mutants of each package listed in the directory `mutants`
+    (mutants-<package>.json), each made a fresh project under `work` (the same path for all
+    mutants of a package: one at a time)."""
+    cache = Path.home() / ".cache/localcode/bench-sdists"
+    for pkg in PACKAGES:
+        src = fetch(pkg, cache)
+        for m in json.loads((mutants / f"mutants-{pkg.name}.json").read_text())[:per_package]:
+            text = mutate((src / m["file"]).read_text(encoding="utf-8"), m["site"])
+            yield pkg, m, project(src, pkg, work / pkg.name, {m["file"]: text})
 
 
 def locate_all(args: argparse.Namespace, out: Path) -> None:

@@ -118,6 +118,50 @@ def test_an_edit_runs_the_failing_tests_first_and_the_rest_only_when_it_fixes_on
     )
 
 
+def test_a_test_that_fails_otherwise_alone_runs_every_edit_whole(tmp_path: Path) -> None:
+    """test_get needs what test_register leaves behind: alone it fails with a KeyError, not the
+    planted bug's AssertionError, so the failing tests alone would hide the right edit."""
+    project = committed(
+        tmp_path / "p",
+        {
+            "pkg/__init__.py": "",
+            "pkg/reg.py": (
+                "REGISTRY = {}\n\n\ndef register(name, value):\n    REGISTRY[name] = value\n\n\n"
+                "def get(name):\n    return REGISTRY[name] + 1\n"
+            ),
+            "tests/test_reg.py": (
+                "from pkg.reg import get, register\n\n\ndef test_register():\n"
+                '    register("a", 1)\n\n\ndef test_get():\n    assert get("a") == 1\n'
+            ),
+        },
+    )
+    right = "```python\ndef get(name):\n    return REGISTRY[name]\n```"
+    settings = FixSettings(n_candidates=1, max_iters=1, greedy=False, rewrite_lines=False)
+    result, _ = run_fix(project, [right], settings, command="python -m pytest -q tests")
+    assert result.failing_first_note == (
+        "tests.test_reg::test_get fails otherwise alone than among the other tests"
+    )
+    assert result.repaired and not result.rounds[0].tries[0].only_failing
+    report = io.StringIO()
+    print_fix(result, report, apply=False)
+    assert "(every edit ran the whole command: tests.test_reg::test_get fails" in report.getvalue()
+
+
+def test_an_edit_that_hangs_the_failing_tests_is_not_run_whole(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", "inflection")
+    hangs = RIGHT.replace(
+        "    if uppercase_first_letter:",
+        "    while True:\n        pass\n    if uppercase_first_letter:",
+    )
+    settings = FixSettings(
+        n_candidates=1, max_iters=1, greedy=False, rewrite_lines=False, test_timeout=10
+    )
+    result, _ = run_fix(project, [hangs], settings)
+    (edit,) = result.rounds[0].tries
+    assert edit.only_failing and not edit.eligible()
+    assert edit.seconds < 2 * settings.test_timeout  # one timed-out run, not two
+
+
 def test_the_failing_tests_alone_are_named_as_pytest_reports_them(tmp_path: Path) -> None:
     """Classes, parameters (with a slash in one), a package of tests and a top-level module."""
     project = committed(

@@ -211,6 +211,11 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         + (f"traced run {spent['locate']:.1f} s, " if "locate" in spent else "")
         + f"model {spent.get('generation', 0):.1f} s, tests {spent.get('tests', 0):.1f} s"
         + (f" ({alone} of {len(tested)} edits ran only the failing tests)" if alone else "")
+        + (
+            f" (every edit ran the whole command: {result.failing_first_note})"
+            if result.failing_first_note
+            else ""
+        )
         + f"; {result.tokens} tokens",
         file=out,
     )

@@ -138,8 +138,10 @@ def fix(
         if any(u.path == s.path and holds(u, original[u.path], s.line) for u in units)
     ]
     say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
-    # a pytest command whose failing tests can be named: each edit runs those first
-    failing_first = settings.failing_first and pytest and oc.WHOLE_COMMAND not in failing0
+    failing_first = False  # each edit runs the failing tests first: where they fail alike alone
+    if settings.failing_first and pytest and oc.WHOLE_COMMAND not in failing0:
+        result.failing_first_note = _alike_alone(*test({}, failing0), before)
+        failing_first = not result.failing_first_note
     backend = connect()
     state, state_outcomes = dict(original), before
     tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
@@ -152,8 +154,8 @@ def fix(
             return
         t2 = time.monotonic()
         first = failing_first and test(edit.files, failing0)
-        if first and _fixes_none(*first, failing0):  # it cannot win: the rest need not run
-            run, after = first
+        if first and (first[0].timed_out or _fixes_none(*first, failing0)):
+            run, after = first  # it cannot win: the rest need not run
             edit.only_failing = True
         else:
             run, after = test(edit.files)
@@ -370,6 +372,23 @@ def _score(
 def _fixes_none(run: CommandRun, after: oc.Outcomes, failing0: list[str]) -> bool:
     """The run of the failing tests alone ended, and each of them ran and failed again."""
     return not run.timed_out and all(t in after and not after[t].passed for t in failing0)
+
+
+def _alike_alone(run: CommandRun, alone: oc.Outcomes, before: oc.Outcomes) -> str:
+    """Why the failing tests, run alone on the project as it is, are no stand-in for the whole
+    command ("" when they are): each must run alone, and fail as it failed among the others (a
+    test that needs what an earlier one left behind fails otherwise, and an edit that fixes it
+    would look like one that fixes nothing)."""
+    if run.timed_out:
+        return "the failing tests alone timed out"
+    if set(alone) != {t for t in before if not before[t].passed}:
+        return "the failing tests could not be run alone (the plugin did not select them)"
+    for test_id, outcome in alone.items():
+        if outcome.passed or oc.error_line(outcome.message) != oc.error_line(
+            before[test_id].message
+        ):
+            return f"{test_id} fails otherwise alone than among the other tests"
+    return ""
 
 
 def _copy_outcome(src: EditTry, dst: EditTry) -> None:

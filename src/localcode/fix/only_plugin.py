@@ -13,6 +13,10 @@ import re
 
 import pytest
 
+# read once, as pytest loads the plugin: a conftest may change directory before collection
+_WANTED = os.environ.get("LOCALCODE_ONLY")
+_WANTED = os.path.abspath(_WANTED) if _WANTED else None
+
 
 def junit_id(nodeid):
     """The id pytest's JUnit report gives a test: its file as a dotted module, its class, then
@@ -27,10 +31,9 @@ def junit_id(nodeid):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    where = os.environ.get("LOCALCODE_ONLY")
-    if not where:
+    if not _WANTED:
         return
-    with open(where, encoding="utf-8") as f:
+    with open(_WANTED, encoding="utf-8") as f:
         wanted = {line.rstrip("\n") for line in f if line.strip()}
     keep = [item for item in items if junit_id(item.nodeid) in wanted]
     dropped = [item for item in items if junit_id(item.nodeid) not in wanted]

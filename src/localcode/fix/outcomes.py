@@ -15,6 +15,7 @@ from ..sandbox.project import CommandRun
 WHOLE_COMMAND = "(the test command)"
 JUNIT_ARG = "-o junit_family=xunit1 --junitxml="  # xunit1 names each test's file and line
 MAX_FAILURE_CHARS = 1200
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 MAX_FAILURES_SHOWN = 3
 # what a test that needs the network meets in the sandbox (no network namespace route, seccomp)
 _OFFLINE = re.compile(
@@ -87,6 +88,15 @@ def _junit(report: str) -> Outcomes:
             line=int(line) + 1 if line and line.isdigit() else None,
         )
     return found
+
+
+def error_line(message: str) -> str:
+    """The error a failure report ends with (pytest's last `E ` line, else its last line),
+    without object addresses: what two runs of one failing test share."""
+    lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("E ")]
+    last = errors[-1] if errors else (lines[-1] if lines else "")
+    return _ADDRESS.sub("0x?", last)
 
 
 def failing(outcomes: Outcomes) -> list[str]:

@@ -76,6 +76,7 @@ class FixResult:
     suspects: list[str] = field(default_factory=list)  # "path:line: code (score)", best first
     locate_note: str = ""  # why no line was singled out, when the traced run ran
     lines_note: str = ""  # why the singled-out lines were not written anew, when they were not
+    failing_first_note: str = ""  # why edits did not run the failing tests first, when they did not
     rounds: list[FixRound] = field(default_factory=list)
     best: EditTry | None = None
     diff: str = ""
@@ -113,6 +114,7 @@ class FixResult:
             "suspects": self.suspects,
             "suspects_note": self.locate_note or None,
             "lines_note": self.lines_note or None,
+            "failing_first_note": self.failing_first_note or None,
             "layers": self.layers,
             "spent": {k: round(v, 3) for k, v in self.spent.items()},
             "tokens": self.tokens,
