@@ -193,6 +193,32 @@ def test_lines_are_numbered_as_python_numbers_them_past_a_form_feed() -> None:
     assert holes.filled(hole, text, "y = 3") == ("x = 1\n\x0c\ny = 3\nz = 3\n", "")
 
 
+def test_holes_near_each_other_read_the_text_above_them_from_the_same_line() -> None:
+    """So their prompts begin alike and the engine's cache reads that beginning once."""
+    text = "".join(f"x{n} = {n}\n" for n in range(1, 201))
+    ranked = [locate.Suspect("a.py", n, 1.0, f"x{n} = {n}") for n in (103, 70, 100, 150)]
+
+    def first_lines(span: int) -> dict[int, str]:
+        found = holes.holes(ranked, lambda p: text, span=span)
+        assert [h.line for h in found] == [103, 70, 100, 150]  # still best-ranked first
+        return {h.line: h.prefix.split("\n", 1)[0] for h in found}
+
+    assert first_lines(holes.SPAN) == {
+        103: "x30 = 30",
+        70: "x30 = 30",
+        100: "x30 = 30",
+        150: "x110 = 110",
+    }
+    assert first_lines(0) == {103: "x63 = 63", 70: "x30 = 30", 100: "x60 = 60", 150: "x110 = 110"}
+    # lines so long that the shared beginning would pass MAX_SHARED_CHARS: each its own window
+    wide = "".join(f"x{n} = {n}  # {'.' * 80}\n" for n in range(1, 201))
+    long = [locate.Suspect("a.py", n, 1.0, f"x{n} = {n}  # {'.' * 80}") for n in (70, 100)]
+    found = holes.holes(long, lambda p: wide)
+    assert [h.prefix.split(" ", 1)[0] for h in found] == ["x30", "x60"]
+    (far,) = holes.holes(ranked[3:], lambda p: text)
+    assert far.prefix.count("\n") == holes.BEFORE and far.suffix.count("\n") == holes.AFTER + 1
+
+
 def test_a_hole_takes_one_line_and_only_the_line_it_took_out() -> None:
     text = "def f(x):\n    return x + 1\n"
     (hole,) = holes.holes([locate.Suspect("a.py", 2, 1.0, "    return x + 1")], lambda p: text)

@@ -259,15 +259,7 @@ def _rewrite_lines(
         for hole in found:
             t1 = time.monotonic()
             try:
-                replies = backend.infill(
-                    hole.prefix,
-                    hole.suffix,
-                    n=n,
-                    temperature=temperature,
-                    seed=seed,
-                    max_tokens=holes.MAX_LINE_TOKENS,
-                    stop=["\n"],
-                )
+                replies = holes.write(backend, hole, n=n, temperature=temperature, seed=seed)
             except BackendUnavailable:
                 raise
             except BackendError as exc:
