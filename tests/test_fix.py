@@ -443,6 +443,7 @@ def test_a_singled_out_line_written_anew_fixes_the_bug_without_an_edit_round(
     assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
     tries = result.rounds[0].tries
     assert tries[0].reason == "the model wrote the line as it was" and not tries[0].seconds
+    assert tries[0].to_dict()["ran"] is None  # discarded: nothing ran
     assert tries[1].tested and not tries[1].all_pass
     assert tries[2] is result.best and tries[2].origin == "line"
     assert "-        if not predicate(k):\n+        if predicate(k):" in result.diff
@@ -475,6 +476,73 @@ def test_a_request_that_fails_after_lines_were_written_costs_only_its_hole(
     result = fix(Workspace.open(project), TOOLZ.command, lambda: backend, ONE_GREEDY)
     assert len(backend.holes) == 3 and "did not answer" in result.lines_note
     assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
+
+
+def long_function_project(dest: Path) -> Path:
+    """A bug in a function too long to show the model whole (over MAX_UNIT_CHARS)."""
+    filler = "".join(f"    total += {i}  # a step of the long way round\n" for i in range(250))
+    return committed(
+        dest,
+        {
+            "pkg/__init__.py": "",
+            "pkg/long.py": (
+                "def long(x):\n    if x > 0:\n        return x + 2\n    total = 0\n"
+                + filler
+                + "    return total\n"
+            ),
+            "tests/test_long.py": (
+                "from pkg.long import long\n\n\ndef test_positive():\n    assert long(3) == 4\n\n\n"
+                "def test_negative():\n    assert long(-1) == sum(range(250))\n"
+            ),
+        },
+    )
+
+
+def test_code_too_long_to_show_whole_is_still_repaired_by_a_line_written_anew(
+    tmp_path: Path,
+) -> None:
+    project = long_function_project(tmp_path / "p")
+    command = "python -m pytest -q tests"
+    backend = LineWriter(["return x + 1"], replies=[])
+    result = fix(Workspace.open(project), command, lambda: backend, ONE_GREEDY)
+    assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
+    assert "-        return x + 2\n+        return x + 1" in result.diff
+    assert result.units == [] and "in a size the model can read" in result.units_note
+    assert result.to_dict()["units_note"] == result.units_note
+    report = io.StringIO()
+    print_fix(result, report, apply=False)
+    assert "edited:  the singled-out lines only - Could not find the code" in report.getvalue()
+    assert not backend.history  # no whole-function edit was asked for
+    # without fill-in-the-middle, or with the line round off, nothing can be edited: said at once
+    for connect, settings in (
+        (lambda: MockBackend(replies=["no idea"]), ONE_GREEDY),
+        (lambda: LineWriter([], replies=[]), replace(ONE_GREEDY, rewrite_lines=False)),
+    ):
+        with pytest.raises(UsageError, match="in a size the model can read"):
+            fix(Workspace.open(project), command, connect, settings)
+
+
+def test_a_line_that_does_not_parse_is_the_suspect_and_is_written_anew(tmp_path: Path) -> None:
+    """Nothing in a file that does not parse runs, so no trace ranks it: the SyntaxError's line
+    is the suspect, and the line round writes it anew (no traced run is made)."""
+    project = committed(
+        tmp_path / "p",
+        {
+            "pkg/__init__.py": "",
+            "pkg/calc.py": "def double(x):\n    y = x * 2\n    return (y))\n",
+            "tests/test_calc.py": (
+                "from pkg.calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
+            ),
+        },
+    )
+    backend = LineWriter(["return (y)"], replies=[])
+    result = fix(Workspace.open(project), "python -m pytest -q tests", lambda: backend, ONE_GREEDY)
+    assert result.suspects == ["pkg/calc.py:3: return (y)) (1)"]
+    assert "locate" not in result.spent
+    assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
+    assert "-    return (y))\n+    return (y)" in result.diff
+    prefix, suffix, _, _ = backend.holes[0]
+    assert prefix.endswith("y = x * 2\n    ") and "(y))" not in prefix + suffix
 
 
 def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path: Path) -> None:

@@ -270,3 +270,28 @@ def test_a_traced_run_that_disagrees_with_the_plain_one_is_not_evidence() -> Non
 def test_a_missing_or_malformed_trace_singles_out_nothing(trace: str | None) -> None:
     found, why = locate.find(_run(trace), 1, {"a.py"}, lambda p: "x = 1\n")
     assert found == [] and why == "the traced run wrote no trace (exit status 1)"
+
+
+def test_a_syntax_error_names_its_line_as_pytest_and_a_plain_traceback_report_it() -> None:
+    text = "def f(x):\n    return (x))\n"
+    pytest_report = (
+        "tests/__init__.py:5: in <module>\n    import pkg\n"
+        'E     File "/work/p/pkg/a.py", line 2\n'
+        "E       return (x))\n"
+        "E                 ^\n"
+        "E   SyntaxError: unmatched ')'\n"
+    )
+    plain = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/runpy.py", line 9, in run\n    exec(code)\n'
+        '  File "pkg/a.py", line 2\n    return (x))\n              ^\n'
+        "SyntaxError: unmatched ')'\n"
+        '  File "/elsewhere/b.py", line 1\n    x = \nSyntaxError: invalid syntax\n'
+    )
+    projected = {"/work/p/pkg/a.py": "pkg/a.py", "pkg/a.py": "pkg/a.py"}
+    for report in (pytest_report, plain, pytest_report + plain):
+        found = locate.syntax_errors([report, report], projected.get, lambda p: text)
+        assert found == [locate.Suspect("pkg/a.py", 2, 1.0, "    return (x))")]
+    # a failure that is not a syntax error names no line
+    other = '  File "pkg/a.py", line 2, in f\n    return (x))\nValueError: no\n'
+    assert locate.syntax_errors([other], projected.get, lambda p: text) == []

@@ -185,7 +185,10 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
         print(f"suspect: none - {result.locate_note}", file=out)
     if result.lines_note:
         print(f"lines:   {result.lines_note}", file=out)
-    print("edited:  " + "; ".join(result.units), file=out)
+    if result.units:
+        print("edited:  " + "; ".join(result.units), file=out)
+    else:
+        print(f"edited:  the singled-out lines only - {result.units_note}", file=out)
     if best is None:
         print("result:  NO FIX - no edit fixed a failing test without breaking another", file=out)
     else:

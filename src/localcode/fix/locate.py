@@ -15,6 +15,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,6 +30,13 @@ MAX_SUSPECTS = 5
 # scores under this: it is not singled out, and is not shown
 MIN_SCORE = 1 / math.sqrt(3)
 NOTHING_SINGLED_OUT = "no line is singled out by the failing tests"
+# Python's report of a file that does not parse, as pytest quotes it (each line after "E ") or
+# as a plain traceback prints it: the file and line, up to 3 lines of code and caret, the error
+_SYNTAX = re.compile(
+    r'^(?:E )?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)\n(?:.*\n){0,3}?'
+    r"(?:E )?\s*(?P<error>(?:SyntaxError|IndentationError|TabError): .*)$",
+    re.M,
+)
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,25 @@ def suspects(
                 scored.append(Suspect(path, line, round(score, 3), source[line - 1]))
     scored.sort(key=lambda s: (-s.score, s.path, s.line))
     return scored if limit is None else whole_ties(scored, limit)
+
+
+def syntax_errors(
+    messages: Iterable[str], relative: Callable[[str], str | None], read: Callable[[str], str]
+) -> list[Suspect]:
+    """The lines of the project's files that the failures report as not parsing (a SyntaxError
+    while importing them), each once, in the order first reported: nothing else in such a file
+    runs, so the trace cannot rank anything there, and these come first. `relative` maps a
+    reported path to a project path (None outside the project)."""
+    found: dict[tuple[str, int], Suspect] = {}
+    for message in messages:
+        for m in _SYNTAX.finditer(message):
+            path, line = relative(m.group("path")), int(m.group("line"))
+            if path is None or (path, line) in found:
+                continue
+            source = lines_of(read(path))
+            if 0 < line <= len(source) and source[line - 1].strip():
+                found[path, line] = Suspect(path, line, 1.0, source[line - 1].rstrip("\r\n"))
+    return list(found.values())
 
 
 def lines_of(text: str) -> list[str]:

@@ -116,20 +116,31 @@ def fix(
     result.spent = {"baseline": time.monotonic() - t0, "generation": 0.0, "tests": 0.0}
     if not failing0:
         return result
-    ranked: list[locate.Suspect] = []  # every line the failures single out, best first
-    suspects: list[locate.Suspect] = []  # those shown to the model: whole ties only
     read = reader(ws)  # each file read once, for the suspects and the holes
-    if pytest and settings.locate:
+    # a file of the project that does not parse: its line is the suspect (nothing in it ran, so a
+    # traced run would have nothing to rank)
+    allowed = editable(ws, named)
+    messages = [before[t].message for t in failing0]
+    broken = [s for s in locate.syntax_errors(messages, ws.relative, read) if s.path in allowed]
+    ranked: list[locate.Suspect] = broken  # every line the failures single out, best first
+    suspects = locate.whole_ties(broken, locate.MAX_SUSPECTS)  # those shown to the model
+    if pytest and settings.locate and not broken:
         say("running the tests again, traced, to find the lines the failures single out")
         t1 = time.monotonic()
-        ranked, why = locate.find(traced(), len(failing0), editable(ws, named), read, limit=None)
+        ranked, why = locate.find(traced(), len(failing0), allowed, read, limit=None)
         suspects = locate.whole_ties(ranked, locate.MAX_SUSPECTS)
         if ranked and not suspects:
             why = locate.NOTHING_SINGLED_OUT
         result.spent["locate"] = time.monotonic() - t1
-        result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
         result.locate_note = why
-    units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
+    result.suspects = [f"{s.describe()} ({s.score:g})" for s in suspects]
+    found = holes.holes(ranked, read) if settings.rewrite_lines else []
+    try:
+        units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
+    except UsageError as exc:  # no code to show whole: the singled-out lines may still do
+        if not found:
+            raise
+        units, result.units_note = [], str(exc)
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
     shown = [
@@ -137,12 +148,17 @@ def fix(
         for s in suspects
         if any(u.path == s.path and holds(u, original[u.path], s.line) for u in units)
     ]
-    say(f"{len(failing0)} failing; editing " + ", ".join(u.qualname or u.path for u in units))
+    say(
+        f"{len(failing0)} failing; editing "
+        + (", ".join(u.qualname or u.path for u in units) or "the singled-out lines only")
+    )
     failing_first = False  # each edit runs the failing tests first: where they fail alike alone
     if settings.failing_first and pytest and oc.WHOLE_COMMAND not in failing0:
         result.failing_first_note = _alike_alone(*test({}, failing0), before)
         failing_first = not result.failing_first_note
     backend = connect()
+    if not units and not isinstance(backend, Infills):  # no line can be written anew either
+        raise UsageError(result.units_note)
     state, state_outcomes = dict(original), before
     tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
 
@@ -169,13 +185,12 @@ def fix(
             + ("the other tests not run" if edit.only_failing else f"{len(edit.broken)} broken")
         )
 
-    if settings.rewrite_lines and isinstance(backend, Infills):
-        found = holes.holes(ranked, read)
+    if isinstance(backend, Infills):
         for hole in found:  # a line may lie outside the units shown: its file is edited too
             original.setdefault(hole.path, read(hole.path))
         _rewrite_lines(backend, found, original, settings, result, judge, say)
         result.best = _best(result)
-    for index in range(settings.max_iters):
+    for index in range(settings.max_iters if units else 0):
         if result.best is not None and result.best.all_pass:
             break
         kind = "edit" if index == 0 else "repair"
@@ -386,6 +401,7 @@ def _alike_alone(run: CommandRun, alone: oc.Outcomes, before: oc.Outcomes) -> st
 def _copy_outcome(src: EditTry, dst: EditTry) -> None:
     dst.fixed, dst.broken, dst.failing = src.fixed, src.broken, src.failing
     dst.passed, dst.all_pass = src.passed, src.all_pass
+    dst.only_failing = src.only_failing
     dst.outcomes, dst.only_failing = src.outcomes, src.only_failing
 
 

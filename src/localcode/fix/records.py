@@ -50,7 +50,13 @@ class EditTry:
             "failing": self.failing,
             "passed": self.passed,
             "all_pass": self.all_pass,
-            "ran": "the failing tests" if self.only_failing else "the whole command",
+            "ran": (
+                None
+                if not self.tested
+                else "the failing tests"
+                if self.only_failing
+                else "the whole command"
+            ),
             "seconds": round(self.seconds, 3),
             "tokens": self.tokens,
         }
@@ -76,6 +82,7 @@ class FixResult:
     suspects: list[str] = field(default_factory=list)  # "path:line: code (score)", best first
     locate_note: str = ""  # why no line was singled out, when the traced run ran
     lines_note: str = ""  # why the singled-out lines were not written anew, when they were not
+    units_note: str = ""  # why no whole function was edited, when only lines were written anew
     failing_first_note: str = ""  # why edits did not run the failing tests first, when they did not
     rounds: list[FixRound] = field(default_factory=list)
     best: EditTry | None = None
@@ -114,6 +121,7 @@ class FixResult:
             "suspects": self.suspects,
             "suspects_note": self.locate_note or None,
             "lines_note": self.lines_note or None,
+            "units_note": self.units_note or None,
             "failing_first_note": self.failing_first_note or None,
             "layers": self.layers,
             "spent": {k: round(v, 3) for k, v in self.spent.items()},
