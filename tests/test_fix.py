@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -95,7 +96,9 @@ def test_an_edit_runs_the_failing_tests_first_and_the_rest_only_when_it_fixes_on
     tmp_path: Path,
 ) -> None:
     project = make_project(tmp_path / "p", "inflection")
-    settings = FixSettings(n_candidates=3, max_iters=1, greedy=False, rewrite_lines=False)
+    settings = FixSettings(
+        n_candidates=3, max_iters=1, greedy=False, rewrite_lines=False, max_alone=math.inf
+    )
     result, _ = run_fix(project, [STILL_WRONG, BREAKS_ANOTHER, RIGHT], settings)
     wrong, breaks, right = result.rounds[0].tries
     assert wrong.only_failing and wrong.failing == [INFLECTION.failing] and wrong.passed == 0
@@ -147,6 +150,49 @@ def test_a_test_that_fails_otherwise_alone_runs_every_edit_whole(tmp_path: Path)
     assert "(every edit ran the whole command: tests.test_reg::test_get fails" in report.getvalue()
 
 
+REGISTRY = {
+    "pkg/__init__.py": "",
+    "pkg/reg.py": (
+        "REGISTRY = {}\n\n\ndef register(name, value):\n    REGISTRY[name] = value\n\n\n"
+        "def get(name):\n    return REGISTRY[name]\n\n\ndef double(x):\n    return x * 2 + 1\n"
+    ),
+    "tests/test_reg.py": (
+        "import time\n\nfrom pkg.reg import double, get, register\n\n\n"
+        'def test_register():\n    register("a", 1)\n    time.sleep(2)  # a slow suite\n\n\n'
+        'def test_get():\n    assert double(2) == 4\n    assert get("a") == 1\n'
+    ),
+}
+DOUBLE_RIGHT = "```python\ndef double(x):\n    return x * 2\n```"
+
+
+def test_an_edit_after_which_a_failing_test_fails_elsewhere_runs_the_whole_command(
+    tmp_path: Path,
+) -> None:
+    """test_get fails alike alone at first (double is wrong), but once double is right it needs
+    what test_register leaves behind: alone it now fails elsewhere (a KeyError in get), so the
+    whole command decides, and the right edit wins."""
+    project = committed(tmp_path / "p", REGISTRY)
+    settings = FixSettings(n_candidates=1, max_iters=1, greedy=False, rewrite_lines=False)
+    result, _ = run_fix(project, [DOUBLE_RIGHT], settings, command="python -m pytest -q tests")
+    assert result.failing_first_note == ""  # a slow suite: the failing test alone is worth it
+    (edit,) = result.rounds[0].tries
+    assert not edit.only_failing and result.repaired
+
+
+def test_failing_tests_that_take_most_of_the_command_s_time_are_not_run_first(
+    tmp_path: Path,
+) -> None:
+    project = committed(tmp_path / "p", REGISTRY)
+    settings = FixSettings(
+        n_candidates=1, max_iters=1, greedy=False, rewrite_lines=False, max_alone=0.01
+    )
+    wrong = "```python\ndef double(x):\n    return x * 3\n```"
+    result, _ = run_fix(project, [wrong], settings, command="python -m pytest -q tests")
+    assert result.failing_first_note.startswith("the failing tests alone take ")
+    assert not result.rounds[0].tries[0].only_failing
+    assert result.spent["tests"] > result.rounds[0].tries[0].seconds  # the check's run counts
+
+
 def test_an_edit_that_hangs_the_failing_tests_is_not_run_whole(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", "inflection")
     hangs = RIGHT.replace(
@@ -154,7 +200,12 @@ def test_an_edit_that_hangs_the_failing_tests_is_not_run_whole(tmp_path: Path) -
         "    while True:\n        pass\n    if uppercase_first_letter:",
     )
     settings = FixSettings(
-        n_candidates=1, max_iters=1, greedy=False, rewrite_lines=False, test_timeout=10
+        n_candidates=1,
+        max_iters=1,
+        greedy=False,
+        rewrite_lines=False,
+        test_timeout=10,
+        max_alone=math.inf,
     )
     result, _ = run_fix(project, [hangs], settings)
     (edit,) = result.rounds[0].tries
@@ -511,7 +562,7 @@ def test_code_too_long_to_show_whole_is_still_repaired_by_a_line_written_anew(
     assert result.to_dict()["units_note"] == result.units_note
     report = io.StringIO()
     print_fix(result, report, apply=False)
-    assert "edited:  the singled-out lines only - Could not find the code" in report.getvalue()
+    assert "edited:  only lines written anew - Could not find the code" in report.getvalue()
     assert not backend.history  # no whole-function edit was asked for
     # without fill-in-the-middle, or with the line round off, nothing can be edited: said at once
     for connect, settings in (
@@ -539,6 +590,8 @@ def test_a_line_that_does_not_parse_is_the_suspect_and_is_written_anew(tmp_path:
     result = fix(Workspace.open(project), "python -m pytest -q tests", lambda: backend, ONE_GREEDY)
     assert result.suspects == ["pkg/calc.py:3: return (y)) (1)"]
     assert "locate" not in result.spent
+    # pytest stops at a collection error: nothing passed, so nothing is gained by running first
+    assert result.failing_first_note.startswith("no test passed")
     assert result.repaired and [r.kind for r in result.rounds] == ["lines"]
     assert "-    return (y))\n+    return (y)" in result.diff
     prefix, suffix, _, _ = backend.holes[0]

@@ -188,7 +188,7 @@ def print_fix(result: FixResult, out: TextIO, apply: bool) -> None:
     if result.units:
         print("edited:  " + "; ".join(result.units), file=out)
     else:
-        print(f"edited:  the singled-out lines only - {result.units_note}", file=out)
+        print(f"edited:  only lines written anew - {result.units_note}", file=out)
     if best is None:
         print("result:  NO FIX - no edit fixed a failing test without breaking another", file=out)
     else:

@@ -34,7 +34,7 @@ NOTHING_SINGLED_OUT = "no line is singled out by the failing tests"
 # as a plain traceback prints it: the file and line, up to 3 lines of code and caret, the error
 _SYNTAX = re.compile(
     r'^(?:E )?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)\n(?:.*\n){0,3}?'
-    r"(?:E )?\s*(?P<error>(?:SyntaxError|IndentationError|TabError): .*)$",
+    r"(?:E )?\s*(?P<error>SyntaxError: .*)$",
     re.M,
 )
 
@@ -126,7 +126,8 @@ def syntax_errors(
     """The lines of the project's files that the failures report as not parsing (a SyntaxError
     while importing them), each once, in the order first reported: nothing else in such a file
     runs, so the trace cannot rank anything there, and these come first. `relative` maps a
-    reported path to a project path (None outside the project)."""
+    reported path to a project path (None outside the project). Not an IndentationError: a
+    line written anew keeps the indent of the line it replaces."""
     found: dict[tuple[str, int], Suspect] = {}
     for message in messages:
         for m in _SYNTAX.finditer(message):

@@ -28,6 +28,9 @@ from .workspace import Workspace
 
 MAX_REPLY_KEPT = 2000
 NOT_FOUND = 127  # the shell's status for a command it cannot find
+# the failing tests run first only where they take at most this share of the whole command's
+# time: an edit that fixes one pays both runs (bench/fix_failing_first.py)
+MAX_ALONE = 0.6
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class FixSettings:
     failing_first: bool = (
         True  # an edit runs the failing tests first, the whole command if one passes
     )
+    max_alone: float = MAX_ALONE  # ... where they take at most this share of the command's time
     test_timeout: float = 120.0
     isolation: str = "auto"
     python: str | None = None  # the project's interpreter; default: the active venv
@@ -150,11 +154,19 @@ def fix(
     ]
     say(
         f"{len(failing0)} failing; editing "
-        + (", ".join(u.qualname or u.path for u in units) or "the singled-out lines only")
+        + (", ".join(u.qualname or u.path for u in units) or "only lines written anew")
     )
-    failing_first = False  # each edit runs the failing tests first: where they fail alike alone
-    if settings.failing_first and pytest and oc.WHOLE_COMMAND not in failing0:
-        result.failing_first_note = _alike_alone(*test({}, failing0), before)
+    failing_first = False  # each edit runs the failing tests first: where that pays, see _alone
+    if settings.failing_first and pytest:
+        t2 = time.monotonic()
+        result.failing_first_note = _alone(
+            lambda: test({}, failing0),
+            before,
+            passing0,
+            result.spent["baseline"],
+            settings.max_alone,
+        )
+        result.spent["tests"] += time.monotonic() - t2
         failing_first = not result.failing_first_note
     backend = connect()
     if not units and not isinstance(backend, Infills):  # no line can be written anew either
@@ -170,7 +182,7 @@ def fix(
             return
         t2 = time.monotonic()
         first = failing_first and test(edit.files, failing0)
-        if first and (first[0].timed_out or _fixes_none(*first, failing0)):
+        if first and (first[0].timed_out or _fixes_none(*first, before)):
             run, after = first  # it cannot win: the rest need not run
             edit.only_failing = True
         else:
@@ -376,32 +388,59 @@ def _score(
     edit.all_pass = run.returncode == 0 and not failing
 
 
-def _fixes_none(run: CommandRun, after: oc.Outcomes, failing0: list[str]) -> bool:
-    """The run of the failing tests alone ended, and each of them ran and failed again."""
-    return not run.timed_out and all(t in after and not after[t].passed for t in failing0)
+def _fixes_none(run: CommandRun, after: oc.Outcomes, before: oc.Outcomes) -> bool:
+    """The run of the failing tests alone ended, and each of them ran and failed again where
+    and as it failed before (one that now fails elsewhere may need what an earlier test leaves
+    behind, past the line the edit fixed: the whole command decides)."""
+    return not run.timed_out and all(
+        t in after
+        and not after[t].passed
+        and oc.failure_site(after[t].message) == oc.failure_site(o.message)
+        for t, o in before.items()
+        if not o.passed
+    )
 
 
-def _alike_alone(run: CommandRun, alone: oc.Outcomes, before: oc.Outcomes) -> str:
-    """Why the failing tests, run alone on the project as it is, are no stand-in for the whole
-    command ("" when they are): each must run alone, and fail as it failed among the others (a
-    test that needs what an earlier one left behind fails otherwise, and an edit that fixes it
-    would look like one that fixes nothing)."""
+def _alone(
+    run_alone: Callable[[], tuple[CommandRun, oc.Outcomes]],
+    before: oc.Outcomes,
+    passing0: set[str],
+    whole_seconds: float,
+    max_share: float,
+) -> str:
+    """Why edits should not run the failing tests first ("" when they should). Not where
+    nothing passed (they are the whole command), nor where a module's tests were not collected
+    (an id without `::`). Then they run alone on the project as it is, once: each must fail as
+    it failed among the others (a test that needs what an earlier one left behind fails
+    otherwise), and they must take at most `max_share` of the whole command's time, or an edit
+    that fixes one, which pays both runs, costs more than the others save."""
+    failing0 = [t for t, o in before.items() if not o.passed]
+    if not passing0:
+        return "no test passed, so the failing tests are the whole command"
+    if oc.WHOLE_COMMAND in failing0:
+        return "pytest's report names no failing test"
+    if any("::" not in t for t in failing0):
+        return "a test module could not be collected"
+    t0 = time.monotonic()
+    run, alone = run_alone()
+    seconds = time.monotonic() - t0
     if run.timed_out:
         return "the failing tests alone timed out"
-    if set(alone) != {t for t in before if not before[t].passed}:
+    if set(alone) != set(failing0):
         return "the failing tests could not be run alone (the plugin did not select them)"
     for test_id, outcome in alone.items():
-        if outcome.passed or oc.error_line(outcome.message) != oc.error_line(
-            before[test_id].message
-        ):
+        if outcome.passed or oc.signature(outcome.message) != oc.signature(before[test_id].message):
             return f"{test_id} fails otherwise alone than among the other tests"
+    if seconds > max_share * whole_seconds:
+        return (
+            f"the failing tests alone take {seconds:.1f} s of the command's {whole_seconds:.1f} s"
+        )
     return ""
 
 
 def _copy_outcome(src: EditTry, dst: EditTry) -> None:
     dst.fixed, dst.broken, dst.failing = src.fixed, src.broken, src.failing
     dst.passed, dst.all_pass = src.passed, src.all_pass
-    dst.only_failing = src.only_failing
     dst.outcomes, dst.only_failing = src.outcomes, src.only_failing
 
 

@@ -90,13 +90,18 @@ def _junit(report: str) -> Outcomes:
     return found
 
 
-def error_line(message: str) -> str:
-    """The error a failure report ends with (pytest's last `E ` line, else its last line),
-    without object addresses: what two runs of one failing test share."""
+def failure_site(message: str) -> str:
+    """Where and what a failure raised: pytest's report ends with `path:line: ExceptionType`
+    (the line that raised, in the test or in the code it ran); else the report's last line."""
     lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
-    errors = [ln for ln in lines if ln.startswith("E ")]
-    last = errors[-1] if errors else (lines[-1] if lines else "")
-    return _ADDRESS.sub("0x?", last)
+    return _ADDRESS.sub("0x?", lines[-1]) if lines else ""
+
+
+def signature(message: str) -> str:
+    """What two runs of one failing test, failing the same way, share: every `E ` line of
+    pytest's report (object addresses masked) and where it raised."""
+    errors = [ln.strip() for ln in message.splitlines() if ln.startswith("E ")]
+    return _ADDRESS.sub("0x?", "\n".join(errors)) + "\n" + failure_site(message)
 
 
 def failing(outcomes: Outcomes) -> list[str]:
