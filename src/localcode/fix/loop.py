@@ -13,7 +13,7 @@ the failures it still has, up to `max_iters` rounds.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..backends.base import Backend, Completion, Infills
@@ -182,7 +182,7 @@ def fix(
             return
         t2 = time.monotonic()
         first = failing_first and test(edit.files, failing0)
-        if first and (first[0].timed_out or _fixes_none(*first, before)):
+        if first and (first[0].timed_out or _fixes_none(*first, before, edit.files)):
             run, after = first  # it cannot win: the rest need not run
             edit.only_failing = True
         else:
@@ -388,14 +388,15 @@ def _score(
     edit.all_pass = run.returncode == 0 and not failing
 
 
-def _fixes_none(run: CommandRun, after: oc.Outcomes, before: oc.Outcomes) -> bool:
+def _fixes_none(
+    run: CommandRun, after: oc.Outcomes, before: oc.Outcomes, edited: Iterable[str]
+) -> bool:
     """The run of the failing tests alone ended, and each of them ran and failed again where
     and as it failed before (one that now fails elsewhere may need what an earlier test leaves
-    behind, past the line the edit fixed: the whole command decides)."""
+    behind, past the line the edit fixed: the whole command decides). In the `edited` files
+    lines move, so there the file and the error must match, not the line."""
     return not run.timed_out and all(
-        t in after
-        and not after[t].passed
-        and oc.failure_site(after[t].message) == oc.failure_site(o.message)
+        t in after and not after[t].passed and oc.same_site(after[t].message, o.message, edited)
         for t, o in before.items()
         if not o.passed
     )

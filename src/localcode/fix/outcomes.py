@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -15,7 +16,10 @@ from ..sandbox.project import CommandRun
 WHOLE_COMMAND = "(the test command)"
 JUNIT_ARG = "-o junit_family=xunit1 --junitxml="  # xunit1 names each test's file and line
 MAX_FAILURE_CHARS = 1200
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# what differs between two runs of one failing test that fails the same way: object addresses,
+# and the sandbox's private temporary directory (TMPDIR and HOME, tmp_path under it)
+_VARYING = re.compile(r"0x[0-9a-fA-F]+|localcode-fix-\w+")
+_SITE = re.compile(r"^(?P<path>\S+):(?P<line>\d+): (?P<error>[\w.]+)$")
 MAX_FAILURES_SHOWN = 3
 # what a test that needs the network meets in the sandbox (no network namespace route, seccomp)
 _OFFLINE = re.compile(
@@ -94,14 +98,28 @@ def failure_site(message: str) -> str:
     """Where and what a failure raised: pytest's report ends with `path:line: ExceptionType`
     (the line that raised, in the test or in the code it ran); else the report's last line."""
     lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
-    return _ADDRESS.sub("0x?", lines[-1]) if lines else ""
+    return _VARYING.sub("?", lines[-1]) if lines else ""
+
+
+def same_site(a: str, b: str, edited: Iterable[str] = ()) -> bool:
+    """Two failure reports raised at the same place (failure_site): the same file and error, and the
+    same line unless the file is one of the `edited` paths, where an edit moves lines."""
+    fa, fb = failure_site(a), failure_site(b)
+    if fa == fb:
+        return True
+    sa, sb = _SITE.match(fa), _SITE.match(fb)
+    if not sa or not sb or (sa["path"], sa["error"]) != (sb["path"], sb["error"]):
+        return False
+    path = sa["path"]
+    return any(path == e or e.endswith("/" + path) or path.endswith("/" + e) for e in edited)
 
 
 def signature(message: str) -> str:
     """What two runs of one failing test, failing the same way, share: every `E ` line of
-    pytest's report (object addresses masked) and where it raised."""
+    pytest's report (object addresses and the sandbox's temporary paths masked) and where it
+    raised."""
     errors = [ln.strip() for ln in message.splitlines() if ln.startswith("E ")]
-    return _ADDRESS.sub("0x?", "\n".join(errors)) + "\n" + failure_site(message)
+    return _VARYING.sub("?", "\n".join(errors)) + "\n" + failure_site(message)
 
 
 def failing(outcomes: Outcomes) -> list[str]:
