@@ -614,6 +614,14 @@ def test_a_line_that_does_not_parse_is_the_suspect_and_is_written_anew(tmp_path:
     assert "-    return (y))\n+    return (y)" in result.diff
     prefix, suffix, _, _ = backend.holes[0]
     assert prefix.endswith("y = x * 2\n    ") and "(y))" not in prefix + suffix
+    # a line indented wrong is no hole (a line written anew keeps its indent): named, at once
+    (project / "pkg/calc.py").write_text("def double(x):\n    y = x * 2\n      return y\n")
+    git(project, "commit", "-qam", "indent")
+    with pytest.raises(UsageError) as refused:
+        fix(Workspace.open(project), "python -m pytest -q tests", lambda: backend, ONE_GREEDY)
+    assert str(refused.value).startswith(
+        "pkg/calc.py:3: IndentationError: unexpected indent - this file of the project does not"
+    )
 
 
 def test_a_model_that_cannot_fill_in_the_middle_goes_on_to_whole_edits(tmp_path: Path) -> None:

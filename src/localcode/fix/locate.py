@@ -34,7 +34,7 @@ NOTHING_SINGLED_OUT = "no line is singled out by the failing tests"
 # as a plain traceback prints it: the file and line, up to 3 lines of code and caret, the error
 _SYNTAX = re.compile(
     r'^(?:E )?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)\n(?:.*\n){0,3}?'
-    r"(?:E )?\s*(?P<error>SyntaxError: .*)$",
+    r"(?:E )?\s*(?P<error>(?:SyntaxError|IndentationError|TabError): .*)$",
     re.M,
 )
 
@@ -132,12 +132,25 @@ def syntax_errors(
     for message in messages:
         for m in _SYNTAX.finditer(message):
             path, line = relative(m.group("path")), int(m.group("line"))
-            if path is None or (path, line) in found:
+            if path is None or (path, line) in found or not m["error"].startswith("SyntaxError"):
                 continue
             source = lines_of(read(path))
             if 0 < line <= len(source) and source[line - 1].strip():
                 found[path, line] = Suspect(path, line, 1.0, source[line - 1].rstrip("\r\n"))
     return list(found.values())
+
+
+def unparsable(messages: Iterable[str], relative: Callable[[str], str | None]) -> list[str]:
+    """`path:line: error` for each project file the failures report as not parsing (a
+    SyntaxError, IndentationError or TabError), in the order first reported."""
+    found: list[str] = []
+    for message in messages:
+        for m in _SYNTAX.finditer(message):
+            path = relative(m.group("path"))
+            said = f"{path}:{m['line']}: {m['error'].strip()}"
+            if path is not None and said not in found:
+                found.append(said)
+    return found
 
 
 def lines_of(text: str) -> list[str]:

@@ -142,9 +142,18 @@ def fix(
     try:
         units = choose(ws, before, named, suspects=[(s.path, s.line) for s in suspects])
     except UsageError as exc:  # no code to show whole: the singled-out lines may still do
-        if not found:
-            raise
-        units, result.units_note = [], str(exc)
+        if found:
+            units, result.units_note = [], str(exc)
+        else:
+            bad = [
+                b for b in locate.unparsable(messages, ws.relative) if b.split(":")[0] in allowed
+            ]
+            if not bad:
+                raise
+            raise UsageError(
+                f"{bad[0]} - this file of the project does not parse, and fix cannot write that "
+                "line anew; correct it and run fix again."
+            ) from exc
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
     shown = [
