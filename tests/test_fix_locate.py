@@ -292,11 +292,13 @@ def test_a_syntax_error_names_its_line_as_pytest_and_a_plain_traceback_report_it
     for report in (pytest_report, plain, pytest_report + plain):
         found = locate.syntax_errors([report, report], projected.get, lambda p: text)
         assert found == [locate.Suspect("pkg/a.py", 2, 1.0, "    return (x))")]
-    assert locate.unparsable([plain], projected.get) == ["pkg/a.py:2: SyntaxError: unmatched ')'"]
+    assert locate.unparsable([plain], projected.get) == [
+        ("pkg/a.py", 2, "SyntaxError: unmatched ')'")
+    ]
     indent = '  File "pkg/a.py", line 2\n    return x\nIndentationError: unexpected indent\n'
     assert locate.syntax_errors([indent], projected.get, lambda p: text) == []  # no hole for it
     assert locate.unparsable([indent], projected.get) == [
-        "pkg/a.py:2: IndentationError: unexpected indent"
+        ("pkg/a.py", 2, "IndentationError: unexpected indent")
     ]
     # a failure that is not a syntax error names no line
     other = '  File "pkg/a.py", line 2, in f\n    return (x))\nValueError: no\n'

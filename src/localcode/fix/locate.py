@@ -128,27 +128,26 @@ def syntax_errors(
     runs, so the trace cannot rank anything there, and these come first. `relative` maps a
     reported path to a project path (None outside the project). Not an IndentationError: a
     line written anew keeps the indent of the line it replaces."""
-    found: dict[tuple[str, int], Suspect] = {}
-    for message in messages:
-        for m in _SYNTAX.finditer(message):
-            path, line = relative(m.group("path")), int(m.group("line"))
-            if path is None or (path, line) in found or not m["error"].startswith("SyntaxError"):
-                continue
-            source = lines_of(read(path))
-            if 0 < line <= len(source) and source[line - 1].strip():
-                found[path, line] = Suspect(path, line, 1.0, source[line - 1].rstrip("\r\n"))
-    return list(found.values())
+    found: list[Suspect] = []
+    for path, line, error in unparsable(messages, relative):
+        source = lines_of(read(path))
+        if error.startswith("SyntaxError") and 0 < line <= len(source) and source[line - 1].strip():
+            found.append(Suspect(path, line, 1.0, source[line - 1].rstrip("\r\n")))
+    return found
 
 
-def unparsable(messages: Iterable[str], relative: Callable[[str], str | None]) -> list[str]:
-    """`path:line: error` for each project file the failures report as not parsing (a
-    SyntaxError, IndentationError or TabError), in the order first reported."""
-    found: list[str] = []
+def unparsable(
+    messages: Iterable[str], relative: Callable[[str], str | None]
+) -> list[tuple[str, int, str]]:
+    """(project path, line, error) for each place in the project's files that the failures
+    report as not parsing (a SyntaxError, IndentationError or TabError), each once, in the
+    order first reported."""
+    found: list[tuple[str, int, str]] = []
     for message in messages:
         for m in _SYNTAX.finditer(message):
-            path = relative(m.group("path"))
-            said = f"{path}:{m['line']}: {m['error'].strip()}"
-            if path is not None and said not in found:
+            path = relative(m["path"])
+            said = (path, int(m["line"]), m["error"].strip()) if path is not None else None
+            if said is not None and said not in found:
                 found.append(said)
     return found
 

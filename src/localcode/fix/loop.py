@@ -145,14 +145,13 @@ def fix(
         if found:
             units, result.units_note = [], str(exc)
         else:
-            bad = [
-                b for b in locate.unparsable(messages, ws.relative) if b.split(":")[0] in allowed
-            ]
+            bad = [b for b in locate.unparsable(messages, ws.relative) if b[0] in allowed]
             if not bad:
                 raise
+            path, line, error = bad[0]
             raise UsageError(
-                f"{bad[0]} - this file of the project does not parse, and fix cannot write that "
-                "line anew; correct it and run fix again."
+                f"{path}:{line}: {error} - this file of the project does not parse, and fix "
+                "cannot write that line anew; correct it and run fix again."
             ) from exc
     original = {u.path: ws.read(u.path) for u in units}
     result.units = [label(u, original[u.path]) for u in units]
@@ -165,6 +164,9 @@ def fix(
         f"{len(failing0)} failing; editing "
         + (", ".join(u.qualname or u.path for u in units) or "only lines written anew")
     )
+    backend = connect()
+    if not units and not isinstance(backend, Infills):  # no line can be written anew either
+        raise UsageError(result.units_note)
     failing_first = False  # each edit runs the failing tests first: where that pays, see _alone
     if settings.failing_first and pytest:
         t2 = time.monotonic()
@@ -177,9 +179,6 @@ def fix(
         )
         result.spent["tests"] += time.monotonic() - t2
         failing_first = not result.failing_first_note
-    backend = connect()
-    if not units and not isinstance(backend, Infills):  # no line can be written anew either
-        raise UsageError(result.units_note)
     state, state_outcomes = dict(original), before
     tried: dict[tuple[tuple[str, str], ...], EditTry] = {}
 
