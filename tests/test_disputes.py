@@ -568,6 +568,72 @@ def test_an_excused_test_is_not_judged_without_the_judge_or_when_no_pass_is_clai
     assert not result.passed and result.disputes == []
 
 
+def test_without_trusted_tests_a_consensus_passes_only_where_the_judge_calls_each_failed_test_wrong() -> (
+    None
+):
+    # TASK shows no example: before, four programs that agree could never excuse test_case_2
+    result = solve(TASK, config(), backend=excused("4"))
+    assert result.passed and result.judged_wrong == ["test_case_2"]
+    assert result.best is not None and not result.best.all_passed and not result.best.trusted_runs
+    (d,) = result.disputes
+    assert d.call == "area(1, 4)" and d.winner == result.best.label
+    assert any(n.startswith("claimed with no tests of yours") for n in result.notes)
+    # the judge takes the test's value, or answers neither: a best effort, as before
+    for answer in ("5", "7"):
+        result = solve(TASK, config(), backend=excused(answer))
+        assert not result.passed and result.judged_wrong == [] and len(result.disputes) == 1
+    # two programs cannot excuse a test: the judge is not asked
+    result = solve(TASK, replace(config(), n_candidates=2), backend=excused("4"))
+    assert not result.passed and result.disputes == []
+    result = solve(TASK, config(judge=False), backend=excused("4"))
+    assert not result.passed and result.disputes == []
+
+
+COUNTER_TASK = (
+    "Write a class `Counter(start)` with `add(k)`, which adds k to the count, and `value()`, "
+    "which returns the count."
+)
+# test_case_2 is wrong: 1 + 2 + 3 is 6
+COUNTER_TESTS = """```python
+def test_case_1():
+    c = Counter(1)
+    c.add(2)
+    assert c.value() == 3
+
+def test_case_2():
+    c = Counter(1)
+    c.add(2)
+    c.add(3)
+    assert c.value() == 7
+```"""
+COUNTERS = [
+    "self.n = start\n    def add(self, k):\n        self.n += k\n    def value(self):\n        return self.n",
+    "self.n = start\n    def add(self, k):\n        self.n = self.n + k\n    def value(self):\n        return self.n",
+    "self.n = [start]\n    def add(self, k):\n        self.n.append(k)\n    def value(self):\n        return sum(self.n)",
+    "self.n = start\n    def add(self, k):\n        self.n += k\n    def value(self):\n        return int(self.n)",
+]
+
+
+def test_a_class_tests_wrong_value_is_judged_on_the_calls_that_lead_to_it() -> None:
+    programs = [
+        f"```python\nclass Counter:\n    def __init__(self, start):\n        {p}\n```"
+        for p in COUNTERS
+    ]
+    for answer, claimed in (("6", True), ("7", False)):
+        backend = MockBackend("demo", replies=[COUNTER_TESTS, *programs, answer])
+        result = solve(COUNTER_TASK, config(), backend=backend)
+        assert result.best is not None and result.suspect_tests == ["test_case_2"]
+        (d,) = result.disputes
+        assert d.call == "c = Counter(1); c.add(2); c.add(3); c.value()"
+        assert d.outputs == {result.best.label: "6", "test_case_2": "7"}
+        assert result.passed is claimed and result.judged_wrong == (
+            ["test_case_2"] if claimed else []
+        )
+        asked = [c for c in backend.history if prompts.kind_of(c.messages) == "judge"]
+        text = asked[0].messages[-1]["content"]
+        assert "c.add(3)" in text and "What does `c.value()` return?" in text
+
+
 class Knows(RightTests):
     """RightTests whose judge reads the task right: it answers w * h for any `area(w, h)`."""
 

@@ -253,11 +253,26 @@ def test_a_class_is_probed_by_the_method_calls_the_tests_make_in_order() -> None
         "    n = 3\n    q.put(n)\n    assert q.get() == 3\n"
     )
     seqs = sequence_calls([tests], "Queue")
-    # each call with what came before it; a call with a variable argument ends the sequence
-    assert seqs == [("q = Queue(2)", "q.put('x')"), ("q = Queue(2)", "q.put('x')", "q.get()")]
+    # each call with what came before it; a call with a variable argument ends the sequence;
+    # the calls the test checks first, then those made for their effect
+    assert seqs == [("q = Queue(2)", "q.put('x')", "q.get()"), ("q = Queue(2)", "q.put('x')")]
     source = sequence_tests(seqs)
     assert source is not None
     code = "class Queue:\n    def __init__(self, n):\n        self.items = []\n    def put(self, x):\n        self.items.append(x)\n    def get(self):\n        return self.items.pop(0)\n"
     run = sandbox.run_tests(code, source, sandbox.Limits())
-    assert shown(run) == {"test_probe_1": "None", "test_probe_2": "'x'"}
+    assert shown(run) == {"test_probe_1": "'x'", "test_probe_2": "None"}
     assert sequence_calls([tests], None) == [] and sequence_tests([]) is None
+
+
+def test_the_calls_a_test_checks_are_not_crowded_out_by_the_calls_that_set_them_up() -> None:
+    # five tests of 8 puts and one checked get each: 45 sequences, MAX_PROBES of them probed
+    tests = "".join(
+        f"def test_{t}():\n    c = Cache({t})\n"
+        + "".join(f"    c.put({k}, {k})\n" for k in range(8))
+        + f"    assert c.get({t}) == {t}\n"
+        for t in range(5)
+    )
+    seqs = sequence_calls([tests], "Cache")
+    assert len(seqs) == MAX_PROBES
+    checked = [s for s in seqs if s[-1].startswith("c.get(")]
+    assert len(checked) == 5 and seqs[:5] == checked  # every test's checked call, first

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from .backends import Message
 from .extract import literal_arguments, parse
-from .probes import behaviour, shown
+from .probes import behaviour, sequences, shown
 from .prompts import judge_prompt
 from .ranking import distinct, position
 from .records import Candidate, Dispute
@@ -112,23 +114,39 @@ def _differences(
     return sorted(found)
 
 
-def expectations(tests: str, entry: str | None) -> dict[str, list[tuple[str, str]]]:
+def expectations(
+    tests: str, entry: str | None, is_class: bool = False
+) -> dict[str, list[tuple[str, str]]]:
     """What each generated test asserts: test name -> [(call, expected value)], for each
-    `assert f(...) == literal` (either way round) on the entry point with literal arguments.
-    The call is written as the probes write it, so it names the same input."""
+    `assert f(...) == literal` (either way round) on the entry point with literal arguments,
+    or, for a class, each `assert obj.method(...) == literal` on an instance the test made,
+    the call then being the sequence of calls up to it. The call is written as the probes
+    write it (probe_calls, sequence_calls), so it names the same input."""
     tree = parse(tests) if entry else None
     out: dict[str, list[tuple[str, str]]] = {}
     for fn in tree.body if tree else ():
         if not isinstance(fn, ast.FunctionDef) or not fn.name.startswith("test"):
             continue
-        for node in ast.walk(fn):
-            pair = _asserted(node, entry or "")
-            if pair is not None:
-                out.setdefault(fn.name, []).append(pair)
+        if is_class:
+            found = []
+            for seq, call, stmt in sequences(fn.body, entry or ""):
+                got = _asserted(stmt, partial(operator.is_, call))  # that very call, no other
+                if got is not None:
+                    found.append(("; ".join(seq), got[1]))
+        else:
+            found = [
+                (ast.unparse(got[0]), got[1])
+                for node in ast.walk(fn)
+                if (got := _asserted(node, lambda n: literal_arguments(n, entry or "") is not None))
+                is not None
+            ]
+        if found:
+            out[fn.name] = found
     return out
 
 
-def _asserted(node: ast.AST, entry: str) -> tuple[str, str] | None:
+def _asserted(node: ast.AST, is_call: Callable[[ast.expr], bool]) -> tuple[ast.expr, str] | None:
+    """(the call, its expected value's repr) of `assert call == literal`, either way round."""
     if not (
         isinstance(node, ast.Assert)
         and isinstance(node.test, ast.Compare)
@@ -138,11 +156,10 @@ def _asserted(node: ast.AST, entry: str) -> tuple[str, str] | None:
         return None
     sides = [node.test.left, node.test.comparators[0]]
     for call, value in (sides, sides[::-1]):
-        if literal_arguments(call, entry) is None:
+        if not is_call(call):
             continue
         try:
-            want = ast.literal_eval(value)
-            return ast.unparse(call), repr(want)
+            return call, repr(ast.literal_eval(value))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None
     return None

@@ -29,7 +29,7 @@ from .probes import (
     sequence_calls,
     sequence_tests,
 )
-from .ranking import RANKINGS, Ranking, anchored, distinct, order, verdict
+from .ranking import EXCUSE_VOTES, RANKINGS, Ranking, anchored, distinct, order, verdict
 from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
@@ -147,8 +147,9 @@ class _Run:
         self.judge_calls = 0
         # a generated test's assertions, by its name: (call, expected value) (disputes.expectations)
         self.expects: dict[str, list[tuple[str, str]]] = {}
-        # excused tests judged: (call, the best's value, the test's) -> the judge took the test's
-        self.test_verdicts: dict[tuple[str, str, str], bool] = {}
+        # generated tests judged: (call, the best's value, the test's) -> the judge took the
+        # test's value (True), the best's (False), or neither (None)
+        self.test_verdicts: dict[tuple[str, str, str], bool | None] = {}
         self.judged_for: Candidate | None = None  # the best won every verdict it met, and had some
         self.ahead: Future[_Written] | None = None  # round 0's first step, begun beside the tests
         self.candidates: list[Candidate] = []
@@ -211,6 +212,7 @@ class _Run:
             steps = sequence_calls(sources, entry)
             self.probes = sequence_tests(steps)
             self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
+            self.expects = disputes.expectations(self.tests, entry, is_class=True)
         else:
             self._function_probes(probe_calls(sources, entry))
             self.expects = disputes.expectations(self.tests, entry)
@@ -257,6 +259,13 @@ class _Run:
             final = verdict(ranking, self.judged_for)
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
+        elif final.done and ranking.best and not ranking.best.all_passed and ranking.judged_wrong:
+            self.notes.append(
+                f"claimed with no tests of yours or examples in the task: {ranking.agree} of "
+                f"{ranking.programs} distinct programs behave as {ranking.best.label} does, and "
+                f"the generated tests it fails ({', '.join(ranking.judged_wrong)}) the model "
+                "judged wrong, answering what it returns (see judged:)"
+            )
         early = len(self.rounds) < self.cfg.max_iters
         done = "passed" if final.done else "unavailable" if gone else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
@@ -371,6 +380,7 @@ class _Run:
         dissent = self._dissent(leader, pool)
         if leader is best:
             ranking = replace(ranking, dissent=dissent)
+            ranking = replace(ranking, judged_wrong=self._judged_wrong(ranking))
             return replace(ranking, dissent=self._test_dissent(ranking))
         return Ranking(
             leader,
@@ -474,20 +484,58 @@ class _Run:
             )[:1]
         )
         for _, call, got, want, name in found[: disputes.MAX_INPUTS]:
-            key = (call, got, want)
-            if key not in self.test_verdicts:
-                if self.judge_calls >= MAX_JUDGE_CALLS:
-                    break
-                d = disputes.judge(self.task.text, call, best.label, got, name, want, self._ask)
-                self.disputes.append(d)
-                self.emit(Event("judged", best.round, detail=d.call, dispute=d))
-                self.test_verdicts[key] = d.winner == name
-            if self.test_verdicts[key]:
+            if self._test_verdict(best, call, got, name, want):
                 return (
                     f"the model judged {call} to return {want}, as the generated test {name} "
                     f"expects, not {got} ({best.label})"
                 )
         return ""
+
+    def _judged_wrong(self, ranking: Ranking) -> tuple[str, ...]:
+        """Without trusted tests (no tests of yours, no examples in the task), a consensus
+        alone is no pass: the generated tests it excuses may be right. So where the best
+        fails only excused tests, and enough programs agree with it to excuse them
+        (ranking.EXCUSE_VOTES, more than half), the model judges each such test on the
+        first call it asserts another value for: what does that call return? The tests it
+        answers the best's value for are judged wrong, and only if every failed test is does
+        the pass count (ranking._passes). A test with no call to ask about, or an answer that
+        is the test's value or neither, leaves the best a best effort."""
+        best = ranking.best
+        if best is None or best.trusted_runs or best.run is None or best.run.error:
+            return ()
+        failed = sorted(r.name for r in best.run.failures())
+        if (
+            not failed
+            or ranking.dissent
+            or not set(failed) <= set(ranking.suspect)
+            or ranking.agree < EXCUSE_VOTES
+            or 2 * ranking.agree <= ranking.programs
+        ):
+            return ()
+        for name in failed:
+            found = disputes.against_test(best, self.expects.get(name, []), self.calls)
+            if not found:
+                return ()
+            call, got, want = found[0]
+            if self._test_verdict(best, call, got, name, want) is not False:
+                return ()
+        return tuple(failed)
+
+    def _test_verdict(
+        self, best: Candidate, call: str, got: str, name: str, want: str
+    ) -> bool | None:
+        """The judge on a generated test's assertion the best fails, asked once per (call,
+        values): True for the test's value, False for the best's, None for neither (or no
+        judge calls left)."""
+        key = (call, got, want)
+        if key not in self.test_verdicts:
+            if self.judge_calls >= MAX_JUDGE_CALLS:
+                return None
+            d = disputes.judge(self.task.text, call, best.label, got, name, want, self._ask)
+            self.disputes.append(d)
+            self.emit(Event("judged", best.round, detail=d.call, dispute=d))
+            self.test_verdicts[key] = None if d.winner is None else d.winner == name
+        return self.test_verdicts[key]
 
     def _verdict(
         self, a: Candidate, b: Candidate, *, ask: bool = True
@@ -817,6 +865,7 @@ class _Run:
             user_tests=self.user_tests,
             examples=self.examples,
             suspect_tests=list(ranking.suspect),
+            judged_wrong=list(ranking.judged_wrong),
             final_code=best.code if best else "",
             score=best.score if best else 0.0,
             passed=verdict(ranking, self.judged_for).done,

@@ -270,23 +270,30 @@ def probe_tests(
 def sequence_calls(sources: Iterable[str | None], class_name: str | None) -> list[tuple[str, ...]]:
     """For a class under test: the tests' method calls on an instance, each with the statements
     before it (`c = Stack()`, `c.push(1)`, `c.pop()`), where the instance is made and every call
-    made with literal arguments. A sequence ends at any other use of the instance."""
+    made with literal arguments. A sequence ends at any other use of the instance. Calls whose
+    value the test uses (`assert c.pop() == 1`) come first, then calls made for their effect
+    (`c.push(1)`, which the later sequences replay anyway), MAX_PROBES in all: a test's
+    checked calls are not crowded out by the calls that set them up."""
     if not class_name:
         return []
-    found: dict[tuple[str, ...], None] = {}
+    used: dict[tuple[str, ...], None] = {}
+    effect: dict[tuple[str, ...], None] = {}
     for source in sources:
         tree = parse(source) if source else None
         tests = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] if tree else []
         for test in tests:
-            for seq in _sequences(test.body, class_name):
-                if len(found) >= MAX_PROBES:
-                    return list(found)
+            for seq, call, stmt in sequences(test.body, class_name):
                 if sum(map(len, seq)) <= MAX_CALL_CHARS:
-                    found.setdefault(seq, None)
-    return list(found)
+                    bare = isinstance(stmt, ast.Expr) and stmt.value is call
+                    (effect if bare else used).setdefault(seq, None)
+    return [*used, *(seq for seq in effect if seq not in used)][:MAX_PROBES]
 
 
-def _sequences(body: list[ast.stmt], class_name: str) -> Iterator[tuple[str, ...]]:
+def sequences(
+    body: list[ast.stmt], class_name: str
+) -> Iterator[tuple[tuple[str, ...], ast.Call, ast.stmt]]:
+    """Each method call a test body makes on an instance of the class, in order: (the sequence
+    up to and including it, as sequence_calls writes it, the call, the statement it is in)."""
     var, steps = "", []
     for stmt in body:
         made = _made(stmt, class_name)
@@ -305,7 +312,7 @@ def _sequences(body: list[ast.stmt], class_name: str) -> Iterator[tuple[str, ...
             if text is None:
                 var = ""
                 break
-            yield (*steps, text)
+            yield (*steps, text), call, stmt
             steps.append(text)
 
 

@@ -50,6 +50,10 @@ class Ranking:
     # reference's other value where the judge did not side with the best. A pass with a
     # dissent is not claimed
     dissent: str = ""
+    # generated tests the best fails that the judge decided against, on the test's own call,
+    # where there are no trusted tests (loop._judged_wrong); they are excused like trusted-
+    # backed suspects, so the consensus rule below still applies
+    judged_wrong: tuple[str, ...] = ()
 
 
 def _trusted_passed(c: Candidate) -> tuple[int, int]:
@@ -253,16 +257,19 @@ def verdict(ranking: Ranking, judged_for: Candidate | None = None) -> Verdict:
 def _passes(ranking: Ranking) -> bool:
     """A full pass. A consensus alone never is one: it can be wrong. With the user's own
     tests or the task's examples, passing all of those plus every generated test not in doubt
-    is one."""
+    is one. Without them, the generated tests the best fails must each have been judged wrong
+    as well (the model, asked what the test's call returns, answered the best's value)."""
     best = ranking.best
     if best is None:
         return False
     if best.all_passed:
         return True
     trusted = best.trusted_runs
-    if not trusted or not all(r.all_passed for r in trusted) or best.run is None:
+    if not all(r.all_passed for r in trusted) or best.run is None:
         return False
-    doubted = set(ranking.suspect)
+    doubted = set(ranking.suspect if trusted else ranking.judged_wrong)
+    if not (trusted or doubted):
+        return False
     return best.run.error is None and all(r.passed or r.name in doubted for r in best.run.results)
 
 

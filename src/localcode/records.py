@@ -140,6 +140,8 @@ class SolveResult:
     completion_tokens: int | None = None
     notes: list[str] = field(default_factory=list)
     suspect_tests: list[str] = field(default_factory=list)  # generated tests the consensus doubts
+    # ... of those, the ones a pass without trusted tests rests on the model judging wrong
+    judged_wrong: list[str] = field(default_factory=list)
     examples: str | None = None  # tests made from the task's own examples, trusted like user tests
     disputes: list[Dispute] = field(default_factory=list)  # disagreements the model judged
     spent: dict[str, Spent] = field(default_factory=dict)  # by phase (PHASES)

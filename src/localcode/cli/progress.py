@@ -201,6 +201,8 @@ class Progress:
             self.write("All tests passed.\n")
         elif ev.candidate and ev.candidate.all_passed:
             self.write("All tests passed, but the pass is in doubt (see the note below).\n")
+        elif ev.detail == "passed" and ev.candidate and not ev.candidate.trusted_runs:
+            self.write("Every generated test passed but those the model judged wrong.\n")
         elif ev.detail == "passed":
             self.write("All your tests passed, and every generated test not in doubt.\n")
         else:
