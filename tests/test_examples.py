@@ -320,6 +320,17 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     wrapped = parse_task("Find long words.\nassert set(long_words('a bcde')) == set(['bcde'])")
     assert wrapped.entry_point == "long_words"  # set() is a builtin, not the function asked for
     assert parse_task("Square it.\nsquare(3) -> 9").entry_point == "square"
+    # an example inside a sentence names the function too, and becomes a trusted test
+    for inline in (
+        "Write a function to square a number. assert sq(3) == 9",
+        "Write a function that squares a number, e.g. sq(3) -> 9.",
+        "Square each item: sq([1, (2)]) should return [1, 4].",
+    ):
+        task = parse_task(inline)
+        assert task.entry_point == "sq", inline
+        assert "def test_example_1():\n    assert sq(" in (example_tests(task) or ""), inline
+    assert parse_task("Add them, as in print(add(1, 2)) -> 3").entry_point is None
+    assert parse_task("Sum a list (so [1, 2] gives 3).").entry_point is None
     assert parse_task("Return the sum.\nassert len(x) == 3").entry_point is None
     assert parse_task("Write a function that adds numbers.").entry_point is None
     assert parse_task("Write a class `Stack` with push and pop.").entry_point == "Stack"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 import re
 import sys
 from collections.abc import Collection
@@ -24,7 +25,14 @@ _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
 _ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
-_SHOWN_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(.{0,1000}\)\s*(?:==|->|=>|➞|→)", re.M)
+# a call's name (not a method's), then what may follow its closing parenthesis when an example
+# shows its result: `f(3) == 9`, `f(3) -> 9`, `f(3) returns 9`, `f(3) should return 9`
+_CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_SHOWN_AFTER = re.compile(r"\s*(?:==|->|=>|➞|→|returns\b|should\s+(?:return|be)\b)")
+_INLINE_ASSERT = re.compile(r"\bassert\s+([A-Za-z_]\w*)\s*\(")
+MAX_SCANNED = 20_000  # characters of a task read for an example's call
+MAX_ARGUMENTS = 1_000  # characters between a call's parentheses
+MAX_CALLS_SCANNED = 200  # calls looked at, so that reading a task stays linear
 
 
 @dataclass(frozen=True)
@@ -62,18 +70,38 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
 
 
 def _example_name(text: str) -> str | None:
-    """The function a sentence task's example lines call: the first name an `assert` line calls
-    that is not a builtin (`assert set(f(x)) == ...` names f), else the name before a shown
-    result (`f(3) -> 9`)."""
+    """The function a sentence task's examples call: the first name an `assert` line calls
+    that is not a builtin (`assert set(f(x)) == ...` names f), else the first non-builtin call
+    that a shown result follows, on a line of its own or inside a sentence ("for example,
+    `f(3) -> 9`", "... assert f(3) == 9")."""
     for line in _ASSERT_LINE.findall(text):
         tree = parse(line.strip())
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)] if tree else []
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
             if isinstance(call.func, ast.Name) and call.func.id not in _BUILTINS:
                 return call.func.id
-    for name in _SHOWN_CALL.findall(text):
-        if name not in _BUILTINS:
-            return str(name)
+    text = text[:MAX_SCANNED]
+    for found in _INLINE_ASSERT.finditer(text):
+        if found.group(1) not in _BUILTINS:
+            return found.group(1)
+    for found in itertools.islice(_CALL_START.finditer(text), MAX_CALLS_SCANNED):
+        end = _closing(text, found.end() - 1)
+        if found.group(1) not in _BUILTINS and end and _SHOWN_AFTER.match(text, end + 1):
+            return found.group(1)
+    return None
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened at `start` closes, counting (), [] and {} alike; None when it
+    does not within MAX_ARGUMENTS characters."""
+    depth = 0
+    for i in range(start, min(len(text), start + MAX_ARGUMENTS)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
     return None
 
 
