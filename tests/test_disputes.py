@@ -589,6 +589,47 @@ def test_without_trusted_tests_a_consensus_passes_only_where_the_judge_calls_eac
     assert not result.passed and result.disputes == []
 
 
+# your code passes the generated tests, which never try w >= 3; the model's own reading differs
+GIVEN_TESTS = """```python
+def test_case_1():
+    assert area(2, 3) == 6
+
+def test_case_2():
+    assert area(1, 4) == 4
+```"""
+GIVEN = "def area(w, h):\n    return w * h if w < 3 else w * h + 1\n"
+
+
+def second_opinion(*answers: str) -> tuple[AgentConfig, MockBackend]:
+    cfg = AgentConfig(backend="mock", n_candidates=4, max_iters=2)  # greedy, reference, judge
+    replies = [GIVEN_TESTS, fenced("w * h"), fenced("h * w"), *answers]
+    return cfg, MockBackend("demo", replies=replies)
+
+
+def test_given_code_that_passes_is_compared_with_the_models_own_reading_before_a_claim() -> None:
+    cfg, backend = second_opinion("9")  # the judge: area(3, 3) is 9, not your 10
+    result = solve(TASK, cfg, backend=backend, code=GIVEN)
+    assert [r.kind for r in result.rounds] == ["given", "initial"]
+    assert [c.origin for c in result.rounds[1].candidates] == ["greedy", "reference"]
+    (d,) = result.disputes
+    assert d.call == "area(3, 3)" and d.outputs["r0c0"] == "10" and d.winner == "r1c0"
+    assert result.best is not None and result.best.origin == "greedy" and result.passed
+    # the judge on your side: your code is returned, but one small model's word against the
+    # two readings does not make a claim
+    cfg, backend = second_opinion("10")
+    result = solve(TASK, cfg, backend=backend, code=GIVEN)
+    assert result.best is not None and result.best.origin == "user" and not result.passed
+    # where the model's reading behaves as your code does, your code stays, claimed
+    backend = MockBackend("demo", replies=[GIVEN_TESTS, fenced("w * h"), fenced("h * w")])
+    result = solve(TASK, cfg, backend=backend, code="def area(w, h):\n    return h * w\n")
+    assert result.best is not None and result.best.origin == "user" and result.passed
+    assert result.disputes == [] and result.rounds_used == 2
+    # --max-iters 1: round 0 (your code) is all you asked for
+    backend = MockBackend("demo", replies=[GIVEN_TESTS])
+    result = solve(TASK, replace(cfg, max_iters=1), backend=backend, code=GIVEN)
+    assert result.passed and result.rounds_used == 1
+
+
 COUNTER_TASK = (
     "Write a class `Counter(start)` with `add(k)`, which adds k to the count, and `value()`, "
     "which returns the count."

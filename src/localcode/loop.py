@@ -224,7 +224,7 @@ class _Run:
         if start_code is not None:
             ranking = self._given(start_code)
         while len(self.rounds) < self.cfg.max_iters:  # a given-code round is round 0
-            if verdict(ranking, self.judged_for).final:
+            if verdict(ranking, self.judged_for).final and not self._unchecked(ranking):
                 break
             kind = self._next_kind(ranking)
             before = _answer(ranking)
@@ -270,6 +270,23 @@ class _Run:
         done = "passed" if final.done else "unavailable" if gone else "stopped" if early else ""
         self.emit(Event("stop", len(self.rounds) - 1, ranking.best, done))
         return self._result(ranking, time.monotonic() - started)
+
+    def _unchecked(self, ranking: Ranking) -> bool:
+        """Your code (--code) passes, and nothing but tests has looked at it: tests the model
+        wrote can share a misreading, or leave a clause of the task untested, so the model's
+        own reading (the greedy reply, the brute-force reference; samples if those two
+        disagree) is drawn once to be compared with it on the tests' inputs and on changed
+        ones, as round 0 compares a task's candidates. Where they behave alike, the pass
+        stands; where they differ, the judge decides, and a pass that loses is not claimed."""
+        return (
+            len(self.rounds) == 1
+            and self.rounds[0].kind == "given"
+            and ranking.best is not None
+            and verdict(ranking, self.judged_for).passes
+            and self.cfg.ranking == "codet"
+            and self.task.entry_point is not None
+            and (self.cfg.greedy or self._with_reference())
+        )
 
     def _stale(self, rnd: Round, ranking: Ranking, before: object) -> bool:
         """A later round left the best as it was, and the best passes every trusted test: the
@@ -343,7 +360,7 @@ class _Run:
         Otherwise --later-rounds decides; "auto" repairs only code the user gave (--code) and
         samples fresh for a task alone, where repairs of a small model's code almost always
         behave like the code they repair (docs/BENCHMARKS.md)."""
-        if ranking.best is None:
+        if ranking.best is None or self._unchecked(ranking):
             return "initial"
         if verdict(ranking).passes:
             return "fresh"
@@ -645,7 +662,7 @@ class _Run:
         for stage in (jobs[:2], jobs[2:]) if staged else (jobs,):
             if cands and self._agreed(cands):
                 self.notes.append(
-                    f"round 0 drew {len(cands)} of {self.cfg.n_candidates} candidates: the "
+                    f"round {r} drew {len(cands)} of {self.cfg.n_candidates} candidates: the "
                     "greedy reply and the brute-force reference pass every test and return the "
                     "same on every input tried (--all-samples draws the rest)"
                 )
