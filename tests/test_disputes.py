@@ -589,6 +589,47 @@ def test_without_trusted_tests_a_consensus_passes_only_where_the_judge_calls_eac
     assert not result.passed and result.disputes == []
 
 
+# test_case_2 asserts two calls: a wrong value first, then one the programs get wrong
+TWO_ASSERTS = """```python
+def test_case_1():
+    assert area(2, 3) == 6
+
+def test_case_2():
+    assert area(1, 4) == 5
+    assert area(10, 10) == 100
+```"""
+
+
+def test_a_failed_test_is_judged_wrong_only_on_every_call_it_asserts() -> None:
+    def run(programs: list[str], *answers: str) -> SolveResult:
+        replies = [TWO_ASSERTS, *map(fenced, programs), *answers]
+        return solve(TASK, config(), backend=MockBackend("demo", replies=replies))
+
+    capped = [
+        "w * h if w < 10 else 0",
+        "h * w if w < 10 else 0",
+        "w * h * (w < 10)",
+        "0 if w >= 10 else w * h",
+    ]
+    result = run(capped, "4", "100")  # its first call judged wrong, its second right
+    assert not result.passed and [d.call for d in result.disputes] == ["area(1, 4)", "area(10, 10)"]
+    assert result.disputes[1].winner == "test_case_2"
+    # the programs raise on the second call: the test cannot be judged wrong as a whole
+    raising = [
+        "w * h if w < 10 else 1 // 0",
+        "h * w if w < 10 else 1 // 0",
+        "w * h * (1 if w < 10 else 1 // 0)",
+        "(1 // 0) if w >= 10 else w * h",
+    ]
+    result = run(raising, "4")
+    assert not result.passed and result.judged_wrong == [] and result.disputes == []
+    # a test with a line no assertion names is never judged wrong
+    helper = TWO_ASSERTS.replace("    assert area(10, 10) == 100\n", "    x = area(2, 2)\n")
+    backend = MockBackend("demo", replies=[helper, *map(fenced, capped), "4"])
+    result = solve(TASK, config(), backend=backend)
+    assert not result.passed and result.judged_wrong == []
+
+
 # your code passes the generated tests, which never try w >= 3; the model's own reading differs
 GIVEN_TESTS = """```python
 def test_case_1():

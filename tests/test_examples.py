@@ -330,7 +330,18 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
         assert task.entry_point == "sq", inline
         assert "def test_example_1():\n    assert sq(" in (example_tests(task) or ""), inline
     assert parse_task("Add them, as in print(add(1, 2)) -> 3").entry_point is None
-    assert parse_task("Sum a list (so [1, 2] gives 3).").entry_point is None
+    # prose with brackets is no example: a call inside a sentence is written as code is
+    # (no space before its bracket) with literal arguments
+    for prose in (
+        "Sum a list (so [1, 2] gives 3).",
+        "The input n (a positive integer) should be at most 1000.",
+        "The result (a new list) should be returned.",
+        "Return the square of a number (for example (3) -> 9).",
+        "The helper step (see below) returns an int.",
+        "The code must assert validity (of the input) first.",
+        "Return f(x) -> the square of x.",
+    ):
+        assert parse_task(prose).entry_point is None, prose
     assert parse_task("Return the sum.\nassert len(x) == 3").entry_point is None
     assert parse_task("Write a function that adds numbers.").entry_point is None
     assert parse_task("Write a class `Stack` with push and pop.").entry_point == "Stack"

@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import ast
 import math
-import operator
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Callable, Iterator, Sequence
 
 from .backends import Message
 from .extract import literal_arguments, parse
@@ -122,47 +120,88 @@ def expectations(
     or, for a class, each `assert obj.method(...) == literal` on an instance the test made,
     the call then being the sequence of calls up to it. The call is written as the probes
     write it (probe_calls, sequence_calls), so it names the same input."""
-    tree = parse(tests) if entry else None
     out: dict[str, list[tuple[str, str]]] = {}
-    for fn in tree.body if tree else ():
-        if not isinstance(fn, ast.FunctionDef) or not fn.name.startswith("test"):
-            continue
+    for fn in _tests(tests) if entry else ():
         if is_class:
-            found = []
-            for seq, call, stmt in sequences(fn.body, entry or ""):
-                got = _asserted(stmt, partial(operator.is_, call))  # that very call, no other
-                if got is not None:
-                    found.append(("; ".join(seq), got[1]))
-        else:
-            found = [
-                (ast.unparse(got[0]), got[1])
-                for node in ast.walk(fn)
-                if (got := _asserted(node, lambda n: literal_arguments(n, entry or "") is not None))
-                is not None
+            pairs = [
+                ("; ".join(seq), want)
+                for seq, call, stmt in sequences(fn.body, entry or "")
+                if (want := _expected(stmt, call)) is not None
             ]
-        if found:
-            out[fn.name] = found
+        else:
+            pairs = [
+                (ast.unparse(call), want)
+                for node in ast.walk(fn)
+                if (call := _called(node, entry or "")) is not None
+                and (want := _expected(node, call)) is not None
+            ]
+        if pairs:
+            out[fn.name] = pairs
     return out
 
 
-def _asserted(node: ast.AST, is_call: Callable[[ast.expr], bool]) -> tuple[ast.expr, str] | None:
-    """(the call, its expected value's repr) of `assert call == literal`, either way round."""
+def read_whole(tests: str, entry: str | None, is_class: bool = False) -> set[str]:
+    """The generated tests that are nothing but what expectations() reads: each statement an
+    assertion it reads (for a class, or the instance made and its methods called, in sequence).
+    For any other test, a failure may come from a line no assertion names."""
+    read = expectations(tests, entry, is_class)
+    whole = set()
+    for fn in _tests(tests) if entry else ():
+        asserts = sum(isinstance(stmt, ast.Assert) for stmt in fn.body)
+        if is_class:  # the rest: the sequences' statements, and instances made
+            covered = {id(stmt) for _, _, stmt in sequences(fn.body, entry or "")}
+            rest = [st for st in fn.body if id(st) not in covered and not _makes(st, entry)]
+        else:
+            rest = [st for st in fn.body if not isinstance(st, ast.Assert)]
+        if asserts == len(read.get(fn.name, [])) and not rest:
+            whole.add(fn.name)
+    return whole
+
+
+def _makes(stmt: ast.stmt, class_name: str | None) -> bool:
+    """`name = ClassName(...)`."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Name)
+        and stmt.value.func.id == class_name
+    )
+
+
+def _tests(source: str) -> list[ast.FunctionDef]:
+    tree = parse(source)
+    body = tree.body if tree else []
+    return [f for f in body if isinstance(f, ast.FunctionDef) and f.name.startswith("test")]
+
+
+def _called(node: ast.AST, entry: str) -> ast.expr | None:
+    """The side of `assert x == y` that calls the entry point with literal arguments."""
+    sides = _compared(node)
+    return next((side for side in sides if literal_arguments(side, entry) is not None), None)
+
+
+def _compared(node: ast.AST) -> list[ast.expr]:
+    """The two sides of `assert x == y`; empty for anything else."""
     if not (
         isinstance(node, ast.Assert)
         and isinstance(node.test, ast.Compare)
         and len(node.test.ops) == 1
         and isinstance(node.test.ops[0], ast.Eq)
     ):
+        return []
+    return [node.test.left, node.test.comparators[0]]
+
+
+def _expected(node: ast.AST, call: ast.expr) -> str | None:
+    """The repr of the literal `assert call == literal` (either way round) compares with."""
+    sides = _compared(node)
+    if call not in sides:
         return None
-    sides = [node.test.left, node.test.comparators[0]]
-    for call, value in (sides, sides[::-1]):
-        if not is_call(call):
-            continue
-        try:
-            return call, repr(ast.literal_eval(value))
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            return None
-    return None
+    value = sides[1] if sides[0] is call else sides[0]
+    try:
+        return repr(ast.literal_eval(value))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def against_test(
@@ -170,16 +209,38 @@ def against_test(
 ) -> list[tuple[str, str, str]]:
     """(call, what the leader returned, what the test expects) where a test the leader fails
     asserts another value than the leader returns, shortest call first."""
+    return sorted(
+        (f for f in _read(leader, asserted, calls) if f is not None and f[1] != f[2]),
+        key=lambda f: len(f[0]),
+    )
+
+
+def against_whole_test(
+    leader: Candidate, asserted: list[tuple[str, str]], calls: dict[str, str]
+) -> list[tuple[str, str, str]] | None:
+    """As against_test, for a test read whole: None unless every assertion given was probed
+    and the leader returned a value there (not raised), so that the differing ones listed are
+    all the test has against it."""
+    found = list(_read(leader, asserted, calls))
+    if None in found:
+        return None
+    return [f for f in found if f is not None and f[1] != f[2]]
+
+
+def _read(
+    leader: Candidate, asserted: list[tuple[str, str]], calls: dict[str, str]
+) -> Iterator[tuple[str, str, str] | None]:
+    """Per assertion: (call, the leader's value, the test's) with the values equal when they
+    compare equal, or None where there is no probe of the call, the leader raised, or its value
+    has no literal to judge."""
     names = {call: name for name, call in calls.items() if name.startswith("test_probe_")}
     out = shown(leader.probe_run)
-    found = []
     for call, want in asserted:
         got = out.get(names.get(call, ""))
         if got is None or got.startswith("raises ") or _literal(got) is _NONE:
-            continue  # no probe of it, the leader raises, or its value has no literal to judge
-        if not _loosely_equal(_literal(got), _literal(want)):
-            found.append((call, got, want))
-    return sorted(found, key=lambda f: len(f[0]))
+            yield None
+        else:
+            yield call, got, got if _loosely_equal(_literal(got), _literal(want)) else want
 
 
 def judge(task: str, call: str, a: str, out_a: str, b: str, out_b: str, ask: Ask) -> Dispute:

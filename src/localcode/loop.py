@@ -147,6 +147,7 @@ class _Run:
         self.judge_calls = 0
         # a generated test's assertions, by its name: (call, expected value) (disputes.expectations)
         self.expects: dict[str, list[tuple[str, str]]] = {}
+        self.whole: set[str] = set()  # generated tests that are nothing but those assertions
         # generated tests judged: (call, the best's value, the test's) -> the judge took the
         # test's value (True), the best's (False), or neither (None)
         self.test_verdicts: dict[tuple[str, str, str], bool | None] = {}
@@ -213,9 +214,11 @@ class _Run:
             self.probes = sequence_tests(steps)
             self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
             self.expects = disputes.expectations(self.tests, entry, is_class=True)
+            self.whole = disputes.read_whole(self.tests, entry, is_class=True)
         else:
             self._function_probes(probe_calls(sources, entry))
             self.expects = disputes.expectations(self.tests, entry)
+            self.whole = disputes.read_whole(self.tests, entry)
 
     def _rounds(self, start_code: str | None, started: float) -> SolveResult:
         """Round after round until a claim is final, --max-iters, or no round would help."""
@@ -284,7 +287,7 @@ class _Run:
             and ranking.best is not None
             and verdict(ranking, self.judged_for).passes
             and self.cfg.ranking == "codet"
-            and self.task.entry_point is not None
+            and bool(self.calls)  # inputs to compare the readings on
             and (self.cfg.greedy or self._with_reference())
         )
 
@@ -512,11 +515,13 @@ class _Run:
         """Without trusted tests (no tests of yours, no examples in the task), a consensus
         alone is no pass: the generated tests it excuses may be right. So where the best
         fails only excused tests, and enough programs agree with it to excuse them
-        (ranking.EXCUSE_VOTES, more than half), the model judges each such test on the
-        first call it asserts another value for: what does that call return? The tests it
-        answers the best's value for are judged wrong, and only if every failed test is does
-        the pass count (ranking._passes). A test with no call to ask about, or an answer that
-        is the test's value or neither, leaves the best a best effort."""
+        (ranking.EXCUSE_VOTES, more than half, and no split among them), the model judges
+        each call such a test asserts another value for: what does it return? A test is
+        judged wrong when it is nothing but assertions the probes ran, the best returned a
+        value on each, and the model answered the best's value for every one that differs;
+        only if every failed test is judged wrong does the pass count (ranking._passes).
+        Anything else (a line no assertion names, a call the best raises on, an answer that
+        is the test's value or neither, no judge calls left) leaves the best a best effort."""
         best = ranking.best
         if best is None or best.trusted_runs or best.run is None or best.run.error:
             return ()
@@ -527,15 +532,16 @@ class _Run:
             or not set(failed) <= set(ranking.suspect)
             or ranking.agree < EXCUSE_VOTES
             or 2 * ranking.agree <= ranking.programs
+            or ranking.agree < 2 * ranking.split  # in doubt whatever the judge says
         ):
             return ()
         for name in failed:
-            found = disputes.against_test(best, self.expects.get(name, []), self.calls)
-            if not found:
+            found = disputes.against_whole_test(best, self.expects.get(name, []), self.calls)
+            if name not in self.whole or not found:  # None, or nothing it asserts differs
                 return ()
-            call, got, want = found[0]
-            if self._test_verdict(best, call, got, name, want) is not False:
-                return ()
+            for call, got, want in found:
+                if self._test_verdict(best, call, got, name, want) is not False:
+                    return ()
         return tuple(failed)
 
     def _test_verdict(

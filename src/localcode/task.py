@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TaskError
-from .extract import MAX_SOURCE_CHARS, bound_names, parse, test_names
+from .extract import MAX_SOURCE_CHARS, bound_names, literal_arguments, parse, test_names
 
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 # "a class `Stack`", "class Stack", "a `Stack` class"
@@ -28,8 +28,8 @@ _ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
 # a call's name (not a method's), then what may follow its closing parenthesis when an example
 # shows its result: `f(3) == 9`, `f(3) -> 9`, `f(3) returns 9`, `f(3) should return 9`
 _CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_SHOWN_AFTER = re.compile(r"\s*(?:==|->|=>|➞|→|returns\b|should\s+(?:return|be)\b)")
-_INLINE_ASSERT = re.compile(r"\bassert\s+([A-Za-z_]\w*)\s*\(")
+_SHOWN_AFTER = re.compile(r"\s*(?:==|->|=>|➞|→|returns\b|should\s+return\b)")
+_INLINE_ASSERT = re.compile(r"\bassert\s+([A-Za-z_]\w*)\(")
 MAX_SCANNED = 20_000  # characters of a task read for an example's call
 MAX_ARGUMENTS = 1_000  # characters between a call's parentheses
 MAX_CALLS_SCANNED = 200  # calls looked at, so that reading a task stays linear
@@ -81,14 +81,31 @@ def _example_name(text: str) -> str | None:
             if isinstance(call.func, ast.Name) and call.func.id not in _BUILTINS:
                 return call.func.id
     text = text[:MAX_SCANNED]
-    for found in _INLINE_ASSERT.finditer(text):
-        if found.group(1) not in _BUILTINS:
+    for found in itertools.islice(_INLINE_ASSERT.finditer(text), MAX_CALLS_SCANNED):
+        if found.group(1) not in _BUILTINS and _literal_call(text, found.start(1)):
             return found.group(1)
     for found in itertools.islice(_CALL_START.finditer(text), MAX_CALLS_SCANNED):
-        end = _closing(text, found.end() - 1)
-        if found.group(1) not in _BUILTINS and end and _SHOWN_AFTER.match(text, end + 1):
-            return found.group(1)
+        name, end = found.group(1), _closing(text, found.end() - 1)
+        if name in _BUILTINS or not end or not _SHOWN_AFTER.match(text, end + 1):
+            continue
+        line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+        if not line.strip() or _literal_call(text, found.start()):  # a line of its own, or a
+            return name  # call inside a sentence that an example test can be made of
     return None
+
+
+def _literal_call(text: str, start: int) -> bool:
+    """Whether the call that begins at `start` is written as code is, `name(` with no space,
+    with literal arguments only: `sq(3)`, not prose such as "the input n (a number)"."""
+    name = re.match(r"\w+", text[start:])
+    end = _closing(text, start + len(name.group())) if name else None
+    if name is None or end is None or text[start + len(name.group())] != "(":
+        return False
+    try:
+        node = ast.parse(text[start : end + 1], mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return literal_arguments(node, name.group()) is not None
 
 
 def _closing(text: str, start: int) -> int | None:
