@@ -601,8 +601,8 @@ def test_case_2():
 
 
 def test_a_failed_test_is_judged_wrong_only_on_every_call_it_asserts() -> None:
-    def run(programs: list[str], *answers: str) -> SolveResult:
-        replies = [TWO_ASSERTS, *map(fenced, programs), *answers]
+    def run(programs: list[str], *answers: str, tests: str = TWO_ASSERTS) -> SolveResult:
+        replies = [tests, *map(fenced, programs), *answers]
         return solve(TASK, config(), backend=MockBackend("demo", replies=replies))
 
     capped = [
@@ -625,8 +625,7 @@ def test_a_failed_test_is_judged_wrong_only_on_every_call_it_asserts() -> None:
     assert not result.passed and result.judged_wrong == [] and result.disputes == []
     # a test with a line no assertion names is never judged wrong
     helper = TWO_ASSERTS.replace("    assert area(10, 10) == 100\n", "    x = area(2, 2)\n")
-    backend = MockBackend("demo", replies=[helper, *map(fenced, capped), "4"])
-    result = solve(TASK, config(), backend=backend)
+    result = run(capped, "4", tests=helper)
     assert not result.passed and result.judged_wrong == []
 
 

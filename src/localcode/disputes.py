@@ -140,11 +140,13 @@ def expectations(
     return out
 
 
-def read_whole(tests: str, entry: str | None, is_class: bool = False) -> set[str]:
-    """The generated tests that are nothing but what expectations() reads: each statement an
-    assertion it reads (for a class, or the instance made and its methods called, in sequence).
-    For any other test, a failure may come from a line no assertion names."""
-    read = expectations(tests, entry, is_class)
+def read_whole(
+    tests: str, entry: str | None, read: dict[str, list[tuple[str, str]]], is_class: bool = False
+) -> set[str]:
+    """The generated tests that are nothing but what expectations() read from them (`read`):
+    each statement an assertion it reads (for a class, or the instance made and its methods
+    called, in sequence). For any other test, a failure may come from a line no assertion
+    names."""
     whole = set()
     for fn in _tests(tests) if entry else ():
         asserts = sum(isinstance(stmt, ast.Assert) for stmt in fn.body)

@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .extract import literal_arguments, parse
+from .extract import closing, literal_arguments, literal_call, parse
 from .task import Task
 
 MAX_EXAMPLES = 10
@@ -177,7 +177,7 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
         if line.lstrip().startswith(">>>") or len(line) > MAX_LINE or _NOT_WANTED.search(line):
             continue  # doctest lines are read with their result line, above
         for m in list(start_of_call.finditer(line))[:MAX_CALLS_PER_LINE]:
-            end = _closing(line, m.end() - 1)
+            end = closing(line, m.end() - 1)
             sep = _SEPARATOR.match(line, end) if end else None
             if sep is None:
                 continue
@@ -253,14 +253,11 @@ def _call(source: str, name: str) -> str | None:
 
 def _literal_call(source: str, name: str) -> ast.Call | None:
     """`source` parsed, if it is one call of `name` whose arguments are usable literals."""
-    tree = parse(source)
-    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
-        return None
-    node = tree.body[0].value
-    found = literal_arguments(node, name)
+    node = literal_call(source, name)
+    found = literal_arguments(node, name) if node is not None else None
     if found is None or not all(_usable(v) for v in [*found[0], *found[1].values()]):
         return None
-    return node if isinstance(node, ast.Call) else None
+    return node
 
 
 def _unparse(node: ast.AST) -> str | None:
@@ -268,29 +265,6 @@ def _unparse(node: ast.AST) -> str | None:
         return ast.unparse(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-
-
-def _closing(line: str, paren: int) -> int | None:
-    """Where the bracket opened at `paren` closes (just past it), skipping string quotes; one
-    pass, so a line of many calls reads in linear time."""
-    depth, quote, i = 0, "", paren
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
 
 
 def _literal(text: str) -> object:

@@ -45,6 +45,42 @@ def literal_arguments(node: ast.AST, name: str) -> tuple[list[object], dict[str,
     return call_arguments(node)
 
 
+def literal_call(source: str, name: str) -> ast.Call | None:
+    """`source` parsed, if it is one call of `name` whose arguments are all literals."""
+    tree = parse(source)
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return None
+    node = tree.body[0].value
+    return (
+        node if isinstance(node, ast.Call) and literal_arguments(node, name) is not None else None
+    )
+
+
+def closing(text: str, paren: int, end: int | None = None) -> int | None:
+    """Where the bracket opened at `paren` closes (just past it), counting (), [] and {} alike
+    and skipping string quotes; None when it does not close before `end` (default: the end of
+    `text`). One pass, so a line of many calls reads in linear time."""
+    depth, quote, i = 0, "", paren
+    stop = len(text) if end is None else min(end, len(text))
+    while i < stop:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
 def call_arguments(node: ast.Call) -> tuple[list[object], dict[str, object]] | None:
     """The arguments of any call if they are all literals (no `*args` or `**kwargs`); else None."""
     if any(isinstance(a, ast.Starred) for a in node.args) or any(

@@ -29,7 +29,7 @@ from .probes import (
     sequence_calls,
     sequence_tests,
 )
-from .ranking import EXCUSE_VOTES, RANKINGS, Ranking, anchored, distinct, order, verdict
+from .ranking import RANKINGS, Ranking, anchored, distinct, order, verdict
 from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
@@ -214,11 +214,11 @@ class _Run:
             self.probes = sequence_tests(steps)
             self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
             self.expects = disputes.expectations(self.tests, entry, is_class=True)
-            self.whole = disputes.read_whole(self.tests, entry, is_class=True)
+            self.whole = disputes.read_whole(self.tests, entry, self.expects, is_class=True)
         else:
             self._function_probes(probe_calls(sources, entry))
             self.expects = disputes.expectations(self.tests, entry)
-            self.whole = disputes.read_whole(self.tests, entry)
+            self.whole = disputes.read_whole(self.tests, entry, self.expects)
 
     def _rounds(self, start_code: str | None, started: float) -> SolveResult:
         """Round after round until a claim is final, --max-iters, or no round would help."""
@@ -514,9 +514,9 @@ class _Run:
     def _judged_wrong(self, ranking: Ranking) -> tuple[str, ...]:
         """Without trusted tests (no tests of yours, no examples in the task), a consensus
         alone is no pass: the generated tests it excuses may be right. So where the best
-        fails only excused tests, and enough programs agree with it to excuse them
-        (ranking.EXCUSE_VOTES, more than half, and no split among them), the model judges
-        each call such a test asserts another value for: what does it return? A test is
+        fails only excused tests, and the pass would stand were they all judged wrong (the
+        vote that excuses tests: ranking.EXCUSE_VOTES, more than half, no split), the model
+        judges each call such a test asserts another value for: what does it return? A test is
         judged wrong when it is nothing but assertions the probes ran, the best returned a
         value on each, and the model answered the best's value for every one that differs;
         only if every failed test is judged wrong does the pass count (ranking._passes).
@@ -525,14 +525,11 @@ class _Run:
         best = ranking.best
         if best is None or best.trusted_runs or best.run is None or best.run.error:
             return ()
-        failed = sorted(r.name for r in best.run.failures())
+        failed = tuple(sorted(r.name for r in best.run.failures()))
         if (
             not failed
-            or ranking.dissent
             or not set(failed) <= set(ranking.suspect)
-            or ranking.agree < EXCUSE_VOTES
-            or 2 * ranking.agree <= ranking.programs
-            or ranking.agree < 2 * ranking.split  # in doubt whatever the judge says
+            or not verdict(replace(ranking, judged_wrong=failed)).done  # in doubt regardless
         ):
             return ()
         for name in failed:
@@ -542,7 +539,7 @@ class _Run:
             for call, got, want in found:
                 if self._test_verdict(best, call, got, name, want) is not False:
                     return ()
-        return tuple(failed)
+        return failed
 
     def _test_verdict(
         self, best: Candidate, call: str, got: str, name: str, want: str

@@ -286,8 +286,8 @@ def sequence_calls(sources: Iterable[str | None], class_name: str | None) -> lis
                 if sum(map(len, seq)) <= MAX_CALL_CHARS:
                     bare = isinstance(stmt, ast.Expr) and stmt.value is call
                     (effect if bare else used).setdefault(seq, None)
-                if len(used) >= MAX_PROBES:
-                    return list(used)[:MAX_PROBES]
+                if len(used) == MAX_PROBES:
+                    return list(used)
     return [*used, *(seq for seq in effect if seq not in used)][:MAX_PROBES]
 
 

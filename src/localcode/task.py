@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TaskError
-from .extract import MAX_SOURCE_CHARS, bound_names, literal_arguments, parse, test_names
+from .extract import MAX_SOURCE_CHARS, bound_names, closing, literal_call, parse, test_names
 
 _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 # "a class `Stack`", "class Stack", "a `Stack` class"
@@ -82,44 +82,28 @@ def _example_name(text: str) -> str | None:
                 return call.func.id
     text = text[:MAX_SCANNED]
     for found in itertools.islice(_INLINE_ASSERT.finditer(text), MAX_CALLS_SCANNED):
-        if found.group(1) not in _BUILTINS and _literal_call(text, found.start(1)):
-            return found.group(1)
+        name, end = found.group(1), _arguments_end(text, found.end() - 1)
+        if name not in _BUILTINS and end and _written_as_code(text[found.start(1) : end], name):
+            return name
     for found in itertools.islice(_CALL_START.finditer(text), MAX_CALLS_SCANNED):
-        name, end = found.group(1), _closing(text, found.end() - 1)
-        if name in _BUILTINS or not end or not _SHOWN_AFTER.match(text, end + 1):
+        name, end = found.group(1), _arguments_end(text, found.end() - 1)
+        if name in _BUILTINS or not end or not _SHOWN_AFTER.match(text, end):
             continue
         line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
-        if not line.strip() or _literal_call(text, found.start()):  # a line of its own, or a
-            return name  # call inside a sentence that an example test can be made of
+        if not line.strip() or _written_as_code(text[found.start() : end], name):  # a line of
+            return name  # its own, or a call inside a sentence an example test can be made of
     return None
 
 
-def _literal_call(text: str, start: int) -> bool:
-    """Whether the call that begins at `start` is written as code is, `name(` with no space,
-    with literal arguments only: `sq(3)`, not prose such as "the input n (a number)"."""
-    name = re.match(r"\w+", text[start:])
-    end = _closing(text, start + len(name.group())) if name else None
-    if name is None or end is None or text[start + len(name.group())] != "(":
-        return False
-    try:
-        node = ast.parse(text[start : end + 1], mode="eval").body
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return False
-    return literal_arguments(node, name.group()) is not None
+def _arguments_end(text: str, paren: int) -> int | None:
+    """Just past the bracket that closes the one at `paren`, within MAX_ARGUMENTS characters."""
+    return closing(text, paren, paren + MAX_ARGUMENTS)
 
 
-def _closing(text: str, start: int) -> int | None:
-    """Where the bracket opened at `start` closes, counting (), [] and {} alike; None when it
-    does not within MAX_ARGUMENTS characters."""
-    depth = 0
-    for i in range(start, min(len(text), start + MAX_ARGUMENTS)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
+def _written_as_code(call: str, name: str) -> bool:
+    """Whether `call` is written as code is, `name(` with no space, with literal arguments
+    only: `sq(3)`, not prose such as "the input n (a number)"."""
+    return call.startswith(name + "(") and literal_call(call, name) is not None
 
 
 _BUILTINS = frozenset(dir(builtins))
