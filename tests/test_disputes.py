@@ -118,6 +118,14 @@ def test_answers_are_read_as_values_and_must_match_exactly_one_side() -> None:
         "t", "f(1)", c.label, "[1, 2]", d.label, "raises ValueError", lambda m: "ValueError"
     )
     assert raised.winner == "r0c1"
+    yes, no = cand(0, "'YES'"), cand(1, "'NO'")
+
+    def word(text: str, x: str = "'YES'", y: str = "'NO'") -> str | None:
+        return judge("t", "f(1)", yes.label, x, no.label, y, lambda m: text).winner
+
+    assert word("YES") == "r0c0" and word("It returns NO.") == "r0c1"  # a string without quotes
+    assert word("yes") is None and word("YES!") is None  # only the words to the letter
+    assert word("None", "'None'", "None") == "r0c1"  # an answer that reads as a value is that value
 
 
 def test_differing_inputs_come_from_real_probe_runs_smallest_first() -> None:
