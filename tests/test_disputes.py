@@ -125,6 +125,7 @@ def test_answers_are_read_as_values_and_must_match_exactly_one_side() -> None:
 
     assert word("YES") == "r0c0" and word("It returns NO.") == "r0c1"  # a string without quotes
     assert word("yes") is None and word("YES!") is None  # only the words to the letter
+    assert word("", "''", "'NO'") is None  # no answer is no verdict, not the empty string
     assert word("None", "'None'", "None") == "r0c1"  # an answer that reads as a value is that value
 
 

@@ -269,7 +269,7 @@ def _matches(answer: str, output: str, same: Callable[[object, object], bool]) -
     if any(got is not _NONE and same(got, want) for got in map(_literal, readings)):
         return True
     # a string answered without its quotes (YES for 'YES'): the words themselves, to the letter
-    return isinstance(want, str) and any(r == want and _literal(r) is _NONE for r in readings)
+    return isinstance(want, str) and any(r and r == want and _literal(r) is _NONE for r in readings)
 
 
 def _readings(answer: str) -> list[str]:
