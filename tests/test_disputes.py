@@ -209,20 +209,27 @@ def test_case_1():
     s.push(1)
     s.push(2)
     assert s.pop() == 1
+
+def test_case_2():
+    s = Stack()
+    s.push(3)
+    s.push(4)
+    s.push(5)
+    assert s.pop() == 3
 ```"""
 LIFO = "class Stack:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n        self.items.append(x)\n    def pop(self):\n        return self.items.pop()\n"
 FIFO = LIFO.replace("self.items.pop()", "self.items.pop(0)")
 
 
 def test_a_class_is_probed_by_its_method_calls_and_judged_on_them() -> None:
-    replies = [STACK_TESTS, f"```python\n{FIFO}```", f"```python\n{LIFO}```", "2"]
+    replies = [STACK_TESTS, f"```python\n{FIFO}```", f"```python\n{LIFO}```", "2", "5"]
     backend = MockBackend("demo", replies=replies)
     cfg = AgentConfig(backend="mock", n_candidates=2, max_iters=1, greedy=False)
     result = solve(STACK_TASK, cfg, backend=backend)
-    (d,) = result.disputes
+    d, e = result.disputes  # one program against one: the challenger must win twice
     assert d.call == "s = Stack(); s.push(1); s.push(2); s.pop()"
-    assert sorted(d.outputs.values()) == ["1", "2"]
-    assert result.best is not None and "pop()" in result.best.code  # LIFO, though its test fails
+    assert sorted(d.outputs.values()) == ["1", "2"] and sorted(e.outputs.values()) == ["3", "5"]
+    assert result.best is not None and "pop()" in result.best.code  # LIFO, though its tests fail
     asked = next(c for c in backend.history if prompts.kind_of(c.messages) == "judge")
     text = asked.messages[-1]["content"]
     assert "s.push(2)\n```\nWhat does `s.pop()` return?" in text
@@ -663,11 +670,12 @@ def test_given_code_that_passes_is_compared_with_the_models_own_reading_before_a
     (d,) = result.disputes
     assert d.call == "area(3, 3)" and d.outputs["r0c0"] == "10" and d.winner == "r1c0"
     assert result.best is not None and result.best.origin == "greedy" and result.passed
-    # the judge on your side: your code is returned, but one small model's word against the
-    # two readings does not make a claim
+    # the judge on your side: one small model's word does not overturn the two readings that
+    # agree, nor is their code claimed against that word
     cfg, backend = second_opinion("10")
     result = solve(TASK, cfg, backend=backend, code=GIVEN)
-    assert result.best is not None and result.best.origin == "user" and not result.passed
+    assert result.best is not None and result.best.origin == "greedy" and not result.passed
+    assert any(n.startswith("not claimed") and "area(3, 3) to return 10" in n for n in result.notes)
     # where the model's reading behaves as your code does, your code stays, claimed
     backend = MockBackend("demo", replies=[GIVEN_TESTS, fenced("w * h"), fenced("h * w")])
     result = solve(TASK, cfg, backend=backend, code="def area(w, h):\n    return h * w\n")
@@ -735,18 +743,34 @@ class Knows(RightTests):
         return str(w * h)
 
 
-# three programs that agree with each other, and the tests, but add 1 from w = 3 on
-PLUS_ONE = ["w * h + (w >= 3)", "w * h + int(w > 2)", "w * h + (1 if w >= 3 else 0)"]
+# three programs that agree with each other, and the tests, but add 1 from w = 3 or h = 4 on:
+# they differ from w * h on two inputs the probes try, area(2, 4) and area(3, 3)
+PLUS_ONE = [
+    "w * h + (w >= 3 or h >= 4)",
+    "w * h + int(w > 2 or h > 3)",
+    "w * h + (1 if w >= 3 or h >= 4 else 0)",
+]
+
+
+def test_one_verdict_does_not_take_the_lead_from_a_group_at_least_as_large() -> None:
+    # the three programs add 1 from w = 3 on: area(3, 3) is the one input that tells them apart
+    three = ["w * h + (w >= 3)", "w * h + int(w > 2)", "w * h + (1 if w >= 3 else 0)"]
+    result = solve(EXAMPLE_TASK, config(), backend=Knows([*three, RIGHT], RIGHT, []))
+    (d,) = result.disputes
+    assert d.call == "area(3, 3)" and d.outputs[d.winner or ""] == "9"  # the judge: w * h
+    assert result.best is not None and result.best.code.strip().endswith(three[0])
+    assert not result.passed  # kept first, but a verdict stands against it
+    assert any(n.startswith("not claimed") and "area(3, 3) to return 9" in n for n in result.notes)
 
 
 def test_a_pass_only_the_judge_puts_first_against_the_vote_is_returned_but_not_claimed() -> None:
     backend = Knows([*PLUS_ONE, RIGHT], RIGHT, [])
     result = solve(EXAMPLE_TASK, config(), backend=backend)
     assert result.best is not None and result.best.code.strip().endswith(RIGHT)  # the judge's
-    assert [d.winner for d in result.disputes] == [result.best.label]
+    assert [d.winner for d in result.disputes] == [result.best.label] * 2  # on both inputs
     assert result.best.all_passed and not result.passed
     note = next(n for n in result.notes if n.startswith("not claimed"))
-    assert "the model judged area(3, " in note and "the vote does not back the judge" in note
+    assert "the model judged area(2, 4)" in note and "the vote does not back the judge" in note
     assert "only 1 of the 4 candidates that ran behave as it does" in note
     # half of them behave as the judge's choice does: still not the vote's backing
     backend = Knows([*PLUS_ONE[:2], RIGHT, "h * w"], RIGHT, [])

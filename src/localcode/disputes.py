@@ -32,6 +32,7 @@ from .records import Candidate, Dispute
 
 MAX_CHALLENGERS = 2  # the strongest other groups the leader meets, per ranking
 MAX_INPUTS = 2  # inputs tried per pair until one gets a verdict
+OVERTURN_VERDICTS = 2  # verdicts a challenger needs, one per differing input, to take the lead
 _FENCE = re.compile(r"```\w*")
 _LEAD = re.compile(r"^.*?\b(?:returns?|is|be|gives|equals)\b\s*:?\s*|^.*?(?:=>|->|==|=|:)\s*", re.I)
 
@@ -315,13 +316,23 @@ def _loosely_equal(x: object, y: object) -> bool:
 
 
 def settle(
-    task: str, leader: Candidate, challenger: Candidate, calls: dict[str, str], ask: Ask
+    task: str,
+    leader: Candidate,
+    challenger: Candidate,
+    calls: dict[str, str],
+    ask: Ask,
+    need: int = OVERTURN_VERDICTS,
 ) -> tuple[list[Dispute], str | None]:
     """Judge the pair on their smallest differing inputs; the disputes and the winner's label.
 
-    One verdict keeps the leader. Overturning it takes more: the challenger must also win the
-    next differing input, where there is one (the judge is the same small model, and one answer
-    that happens to match a challenger's value is weak evidence against the leader's group)."""
+    One verdict keeps the leader. Overturning it takes more: the challenger must win `need`
+    differing inputs (every one judged), and a pair that differs on fewer stays undecided. The
+    judge is the same small model, and one answer that happens to match a challenger's value is
+    weak evidence against a group at least as large: over the committed runs, a single verdict
+    overturned such a leader that was right 4 times and one that was wrong once. (The loop asks
+    for one verdict where more programs behave as the challenger does: vote and judge agree.)
+    An undecided pair keeps the leader first, but a verdict against it still withholds its
+    claim (loop._lost)."""
     inputs = differing_inputs(leader, challenger, calls)[:MAX_INPUTS]
     out: list[Dispute] = []
     for call, x, y in inputs:
@@ -329,7 +340,7 @@ def settle(
         if out[-1].winner == leader.label:
             return out, leader.label
     wins = [d for d in out if d.winner == challenger.label]
-    return out, challenger.label if wins and len(wins) == len(out) else None
+    return out, challenger.label if len(wins) == len(out) >= need else None
 
 
 def _passed(c: Candidate) -> int:

@@ -389,7 +389,9 @@ class _Run:
         leader, mine, won, undecided = best, found[0], 0, 0
         for group in disputes.challengers(found):
             rival = min(group, key=order)
-            judged, verdict = self._verdict(leader, rival)
+            # one verdict overturns the leader only where the vote backs the challenger
+            need = 1 if distinct(group) > distinct(mine) else disputes.OVERTURN_VERDICTS
+            judged, verdict = self._verdict(leader, rival, need=need)
             if verdict is rival:
                 leader, mine, won = rival, group, 1
             elif verdict is leader:
@@ -558,15 +560,21 @@ class _Run:
         return self.test_verdicts[key]
 
     def _verdict(
-        self, a: Candidate, b: Candidate, *, ask: bool = True
+        self,
+        a: Candidate,
+        b: Candidate,
+        *,
+        ask: bool = True,
+        need: int = disputes.OVERTURN_VERDICTS,
     ) -> tuple[bool, Candidate | None]:
         """Whether the pair was put to the judge, and which of the two it chose (None:
-        undecided), remembered by their behaviours. `ask=False` only looks the verdict up."""
+        undecided), remembered by their behaviours; b takes a's place on `need` verdicts
+        (disputes.settle). `ask=False` only looks the verdict up."""
         key = frozenset({disputes.signature(a), disputes.signature(b)})
         if key not in self.verdicts:
             if not ask or self.judge_calls >= MAX_JUDGE_CALLS:
                 return True, None
-            found, winner = disputes.settle(self.task.text, a, b, self.calls, self._ask)
+            found, winner = disputes.settle(self.task.text, a, b, self.calls, self._ask, need)
             if not found:
                 self.verdicts[key] = _NO_INPUT
                 return False, None
