@@ -1,15 +1,24 @@
-"""How to send one best-of-N round to the embedded llama.cpp engine: one "n" request, N concurrent, or N in a row.
+"""How to send one best-of-N round to the embedded llama.cpp engine: one "n" request, N concurrent, or N in a row; and which engine settings make the agent's steps faster.
 
 Run: .venv/bin/python bench/local_engine.py [--model qwen2.5-coder-1.5b] [--n 4] [--max-tokens 200]
+     .venv/bin/python bench/local_engine.py --settings no-poll,ubatch-128 [--repeats 3]
 
 Same prompts, same seeds, same max_tokens in every mode; the server's prompt cache is off for these
 requests, so each round pays its prompt processing as a fresh round of the agent would.
+
+--settings: each named engine setting (llama_server.TUNING) against llama.cpp's defaults, a fresh
+server for every measurement, the two sides alternated `--repeats` times. Two steps of a run are
+timed: the first step (the tests, the greedy code and the reference, three requests at once at
+temperature 0) and a round of N samples (one "n" request at 0.8). Figures are median wall
+seconds and their ratio to the defaults'; "same" says whether the replies' text is the defaults'
+(a setting that changes the numerics may change what the model writes).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +28,7 @@ from typing import Any
 import httpx
 
 from localcode import models, prompts
-from localcode.backends.llama_server import start_server
+from localcode.backends.llama_server import TUNING, start_server
 from localcode.backends.mock import NO_DEDUPE
 from localcode.cli import DEFAULT_TASK
 from localcode.cpus import usable_cpus
@@ -104,6 +113,59 @@ def run_mode(client: httpx.Client, mode: str, name: str, n: int, max_tokens: int
     )
 
 
+def first_step(client: httpx.Client, max_tokens: int) -> list[str]:
+    """The tests, the greedy code and the reference, at once, greedily (a run's first step)."""
+    asks = [
+        prompts.tests_prompt(DEFAULT_TASK, "second_largest_unique"),
+        PROMPTS["code"],
+        prompts.reference_prompt(DEFAULT_TASK, "second_largest_unique"),
+    ]
+
+    def one(messages: Any) -> str:
+        body = {"messages": messages, "temperature": 0.0, "seed": 0, "max_tokens": max_tokens}
+        resp = client.post("/v1/chat/completions", json={**body, "cache_prompt": False})
+        resp.raise_for_status()
+        return str(resp.json()["choices"][0]["message"]["content"] or "")
+
+    with ThreadPoolExecutor(len(asks)) as pool:
+        return list(pool.map(one, asks))
+
+
+def compare_settings(path: Any, names: list[str], args: argparse.Namespace, threads: int) -> None:
+    steps: dict[str, Any] = {
+        "first step": lambda c: first_step(c, args.max_tokens),
+        f"{args.n} samples": lambda c: chat(c, PROMPTS["code"], args.n, 0, args.max_tokens),
+    }
+    walls: dict[tuple[str, str], list[float]] = {}
+    texts: dict[tuple[str, str], list[str]] = {}
+    for rep in range(args.repeats):
+        order = ["default", *names]
+        for side in order if rep % 2 == 0 else order[::-1]:  # drift falls on both sides
+            tuning = None if side == "default" else side
+            server = start_server(
+                path, slots=args.n, ctx_per_slot=2048, threads=threads, tuning=tuning
+            )
+            with server, httpx.Client(base_url=server.root_url, timeout=1800) as client:
+                chat(client, PROMPTS["code"], 1, 99, 8)  # first-request overheads out
+                for step, run in steps.items():
+                    t0 = time.perf_counter()
+                    got = run(client)
+                    walls.setdefault((side, step), []).append(time.perf_counter() - t0)
+                    texts[side, step] = got
+            print(f"  repeat {rep + 1}: {side} measured", file=sys.stderr)
+    print(
+        f"Engine settings against llama.cpp's defaults, {threads} threads, {args.n} slots, "
+        f"max_tokens {args.max_tokens}, {args.repeats} alternated repeats, median wall s"
+    )
+    print(f"{'setting':<16} {'step':<12} {'default s':>9} {'setting s':>9} {'ratio':>6} same")
+    for name in names:
+        for step in steps:
+            base = statistics.median(walls["default", step])
+            mine = statistics.median(walls[name, step])
+            same = "yes" if texts[name, step] == texts["default", step] else "no"
+            print(f"{name:<16} {step:<12} {base:>9.1f} {mine:>9.1f} {mine / base:>6.2f} {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", choices=list(models.MODELS), default=None)
@@ -111,12 +173,23 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=200)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--prompts", default="code,fix", help="comma list of: code, fix")
+    ap.add_argument("--settings", default="", help=f"comma list of: {', '.join(TUNING)}")
+    ap.add_argument("--repeats", type=int, default=3, help="with --settings: measurements a side")
     args = ap.parse_args()
     name, note = pick_model(args.model)
     path = models.installed_path(name)
     threads = args.threads or usable_cpus()
     if note:
         print(note)
+    if args.settings:
+        names = [s.strip() for s in args.settings.split(",") if s.strip()]
+        unknown = [s for s in names if s not in TUNING]
+        if unknown:
+            sys.exit(f"Unknown setting {unknown[0]!r}: choose from {', '.join(TUNING)}.")
+        print(f"model {name}, machine: {os.cpu_count()} CPUs, load average {_load()}")
+        compare_settings(path, names, args, threads)
+        print(f"load average after the run {_load()} (other processes skew every figure)")
+        return
     t0 = time.perf_counter()
     server = start_server(path, slots=args.n, ctx_per_slot=2048, threads=threads)
     load_s = time.perf_counter() - t0

@@ -13,7 +13,7 @@ import pytest
 
 from localcode import AgentConfig, models, prompts, solve
 from localcode.backends.base import Infills
-from localcode.backends.llama_server import start_server
+from localcode.backends.llama_server import TUNING, set_param, start_server
 from localcode.backends.local import LocalBackend, LocalOptions
 from localcode.backends.mock import DEMO_TESTS
 from localcode.cli import DEFAULT_TASK, main
@@ -181,6 +181,27 @@ def test_a_speculative_decoder_and_a_draft_model_are_refused_together(model_file
         start_server(model_file, speculative="ngram_simple", draft=model_file)
     with pytest.raises(ValueError, match="must be one of"):
         start_server(model_file, speculative="draft")
+
+
+def test_each_named_engine_setting_is_set_on_the_engine_and_serves(model_file: Path) -> None:
+    import xllamacpp
+
+    for name, fields in TUNING.items():
+        params = xllamacpp.CommonParams()
+        for field, value in fields.items():
+            set_param(params, field, value)
+            *path, leaf = field.split(".")
+            got = params
+            for part in path:
+                got = getattr(got, part)
+            shown = getattr(got, leaf)
+            assert (shown.name if isinstance(value, str) else shown) == value, (name, field)
+    body = {"messages": code_messages(), "temperature": 0.0, "max_tokens": 8, "seed": 0}
+    with start_server(model_file, slots=1, ctx_per_slot=512, threads=1, tuning="kv-q8") as s:
+        data = httpx.post(f"{s.base_url}/chat/completions", json=body, timeout=300).json()
+        assert data["usage"]["completion_tokens"] > 0
+    with pytest.raises(ValueError, match="tuning must be one of"):
+        start_server(model_file, tuning="fast")
 
 
 def test_a_draft_model_drafts_and_its_drafts_are_accepted(model_file: Path) -> None:

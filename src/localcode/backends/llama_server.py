@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import enum
 import os
 import shutil
 import tempfile
@@ -73,6 +74,21 @@ class LlamaServer:
 # llama.cpp's speculative decoders that need no draft model (bench/speculative.py measures them)
 SPECULATIVE = ("ngram_simple", "ngram_map_k", "ngram_mod", "ngram_cache")
 
+# Engine settings besides llama.cpp's defaults, by name: `CommonParams` fields (dotted for nested
+# ones; an enum's member by its name). bench/local_engine.py --settings measures each alone.
+TUNING: dict[str, dict[str, object]] = {
+    "no-poll": {"cpuparams.poll": 0, "cpuparams_batch.poll": 0},  # threads sleep, not spin
+    "flash-attn-on": {"flash_attn_type": "LLAMA_FLASH_ATTN_TYPE_ENABLED"},
+    "flash-attn-off": {"flash_attn_type": "LLAMA_FLASH_ATTN_TYPE_DISABLED"},
+    "ubatch-128": {"n_ubatch": 128},
+    "ubatch-2048": {"n_ubatch": 2048},
+    "kv-q8": {
+        "cache_type_k": "GGML_TYPE_Q8_0",
+        "cache_type_v": "GGML_TYPE_Q8_0",
+        "flash_attn_type": "LLAMA_FLASH_ATTN_TYPE_ENABLED",  # a quantised V cache needs it
+    },
+}
+
 
 def start_server(
     model_path: str | os.PathLike[str],
@@ -83,14 +99,17 @@ def start_server(
     speculative: str | None = None,
     draft: str | os.PathLike[str] | None = None,
     draft_max: int = 16,
+    tuning: str | None = None,
 ) -> LlamaServer:
     """Load a GGUF model and serve it on 127.0.0.1 at a free port with `slots` parallel slots.
     `speculative` names one of llama.cpp's draft-free speculative decoders (SPECULATIVE, e.g.
     "ngram_simple": drafts from n-grams already in the prompt and the reply); `draft` is a
     smaller model of the same family that drafts up to `draft_max` tokens a step for the model
-    to check (bench/speculative.py measures both)."""
+    to check (bench/speculative.py measures both); `tuning` names engine settings in TUNING."""
     if slots < 1 or ctx_per_slot < 1:
         raise ValueError("slots and ctx_per_slot must be at least 1")
+    if tuning is not None and tuning not in TUNING:
+        raise ValueError(f"tuning must be one of {', '.join(TUNING)}")
     if speculative is not None and speculative not in SPECULATIVE:
         raise ValueError(f"speculative must be one of {', '.join(SPECULATIVE)}")
     if speculative is not None and draft is not None:
@@ -110,6 +129,8 @@ def start_server(
     # a slot's state saved here is restored into other slots (LocalBackend.share_prefix)
     states = Path(tempfile.mkdtemp(prefix="localcode-slots-"))
     params.slot_save_path = str(states)
+    for name, value in TUNING.get(tuning or "", {}).items():
+        set_param(params, name, value)
     if speculative is not None:
         kind = f"COMMON_SPECULATIVE_TYPE_{speculative.upper()}"
         params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
@@ -142,6 +163,17 @@ def start_server(
     )
     _track(handle)
     return handle
+
+
+def set_param(params: Any, name: str, value: object) -> None:
+    """Set a (dotted) CommonParams field; a string for an enum field names its member."""
+    *path, leaf = name.split(".")
+    for part in path:
+        params = getattr(params, part)
+    current = getattr(params, leaf)
+    if isinstance(value, str) and isinstance(current, enum.Enum):
+        value = type(current)[value]
+    setattr(params, leaf, value)
 
 
 def _import_engine() -> Any:
