@@ -763,6 +763,19 @@ def test_one_verdict_does_not_take_the_lead_from_a_group_at_least_as_large() -> 
     assert any(n.startswith("not claimed") and "area(3, 3) to return 9" in n for n in result.notes)
 
 
+def test_one_verdict_does_overturn_a_lone_leader_where_more_programs_behave_otherwise() -> None:
+    # the one (wrong) generated test puts the lone program first; area(3, 3) is the one input
+    # that tells it from the two that agree, and the judge gives their value
+    lone = "w * h + (w == 3 and h == 3)"
+    tests = "```python\nassert area(3, 3) == 10\n```"
+    replies = [tests, fenced(lone), fenced("w * h"), fenced("h * w"), "9"]
+    cfg = replace(config(), n_candidates=3)
+    result = solve(TASK, cfg, backend=MockBackend("demo", replies=replies))
+    (d,) = result.disputes
+    assert d.call == "area(3, 3)" and d.outputs["r0c0"] == "10" and d.winner != "r0c0"
+    assert result.best is not None and result.best.label != "r0c0"
+
+
 def test_a_pass_only_the_judge_puts_first_against_the_vote_is_returned_but_not_claimed() -> None:
     backend = Knows([*PLUS_ONE, RIGHT], RIGHT, [])
     result = solve(EXAMPLE_TASK, config(), backend=backend)
