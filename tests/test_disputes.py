@@ -763,6 +763,18 @@ def test_one_verdict_does_not_take_the_lead_from_a_group_at_least_as_large() -> 
     assert any(n.startswith("not claimed") and "area(3, 3) to return 9" in n for n in result.notes)
 
 
+def test_the_judge_is_asked_a_question_once_however_many_pairs_it_settles() -> None:
+    # both challengers differ from the leading two on area(3, 3) alone: one question, two disputes
+    two = ["w * h + (w >= 3)", "w * h + int(w > 2)"]
+    backend = Knows([*two, RIGHT, "w * h + 2 * (w >= 3)"], RIGHT, [])
+    result = solve(EXAMPLE_TASK, config(), backend=backend)
+    asked = [c for c in backend.history if prompts.kind_of(c.messages) == "judge"]
+    assert len(asked) == 1 and "`area(3, 3)`" in asked[0].messages[-1]["content"]
+    assert [(d.call, d.answer) for d in result.disputes] == [("area(3, 3)", "9")] * 2
+    assert [sorted(d.outputs.values()) for d in result.disputes] == [["10", "9"], ["10", "11"]]
+    assert result.spent["judging"].tokens > 0 and not result.passed
+
+
 def test_one_verdict_does_overturn_a_lone_leader_where_more_programs_behave_otherwise() -> None:
     # the one (wrong) generated test puts the lone program first; area(3, 3) is the one input
     # that tells it from the two that agree, and the judge gives their value

@@ -142,8 +142,11 @@ class _Run:
         self.mutants: str | None = None  # ... and on those inputs changed a little
         self.calls: dict[str, str] = {}  # probe name -> the call it makes
         self.disputes: list[Dispute] = []  # every disagreement the model judged
-        # verdicts by the pair of behaviours judged: the winner's behaviour, or None (undecided)
+        # the pairs of behaviours put to the judge (_JUDGED), or found to differ on no input the
+        # judge can be asked about (_NO_INPUT)
         self.verdicts: dict[frozenset[tuple[tuple[str, str], ...]], object] = {}
+        # the judge's answer by the question asked: one greedy reply, so never asked twice
+        self.answers: dict[str, str] = {}
         self.judge_calls = 0
         # a generated test's assertions, by its name: (call, expected value) (disputes.expectations)
         self.expects: dict[str, list[tuple[str, str]]] = {}
@@ -551,7 +554,7 @@ class _Run:
         judge calls left)."""
         key = (call, got, want)
         if key not in self.test_verdicts:
-            if self.judge_calls >= MAX_JUDGE_CALLS:
+            if self.judge_calls >= MAX_JUDGE_CALLS and self._question(call) not in self.answers:
                 return None
             d = disputes.judge(self.task.text, call, best.label, got, name, want, self._ask)
             self.disputes.append(d)
@@ -568,30 +571,43 @@ class _Run:
         need: int = disputes.OVERTURN_VERDICTS,
     ) -> tuple[bool, Candidate | None]:
         """Whether the pair was put to the judge, and which of the two it chose (None:
-        undecided), remembered by their behaviours; b takes a's place on `need` verdicts
-        (disputes.settle). `ask=False` only looks the verdict up."""
+        undecided); b takes a's place on `need` verdicts (disputes.settle). Decided afresh at
+        every call from the judge's answers, which are kept (`answers`): the same pair may
+        meet again with the roles turned or another `need` (a later round made a group
+        larger). `ask=False` only reads the answers already given."""
         key = frozenset({disputes.signature(a), disputes.signature(b)})
-        if key not in self.verdicts:
-            if not ask or self.judge_calls >= MAX_JUDGE_CALLS:
-                return True, None
-            found, winner = disputes.settle(self.task.text, a, b, self.calls, self._ask, need)
-            if not found:
-                self.verdicts[key] = _NO_INPUT
-                return False, None
-            for d in found:
+        known = self.verdicts.get(key)
+        if known is _NO_INPUT:
+            return False, None
+        asks = ask and self.judge_calls < MAX_JUDGE_CALLS
+        if known is None and not asks:
+            return True, None
+        asked = set(self.answers)
+        found, winner = disputes.settle(
+            self.task.text, a, b, self.calls, self._ask if asks else self._recall, need
+        )
+        if not found:
+            self.verdicts[key] = _NO_INPUT
+            return False, None
+        for d in found:  # the record: the pair's first meeting, and any question new since
+            if known is None or self._question(d.call) not in asked:
                 self.disputes.append(d)
                 self.emit(Event("judged", a.round, detail=d.call, dispute=d))
-            chosen = a if winner == a.label else b if winner == b.label else None
-            self.verdicts[key] = disputes.signature(chosen) if chosen else None
-        want = self.verdicts[key]
-        if want is _NO_INPUT:
-            return False, None
-        return True, a if want == disputes.signature(a) else b if want == disputes.signature(
-            b
-        ) else None
+        self.verdicts[key] = _JUDGED
+        return True, a if winner == a.label else b if winner == b.label else None
+
+    def _question(self, call: str) -> str:
+        return prompts.judge_prompt(self.task.text, call)[-1]["content"]
+
+    def _recall(self, messages: list[Message]) -> str:
+        """The judge's answer to a question already asked; none ("") for a new one."""
+        return self.answers.get(messages[-1]["content"], "")
 
     def _ask(self, messages: list[Message]) -> str:
-        """One greedy, short reply; an error is no answer."""
+        """One greedy, short reply, kept for the same question later; an error is no answer."""
+        question = messages[-1]["content"]
+        if question in self.answers:
+            return self.answers[question]
         self.judge_calls += 1
         t0 = time.monotonic()
         try:
@@ -603,7 +619,8 @@ class _Run:
         finally:
             self.spent["judging"].seconds += time.monotonic() - t0
         self._count(reply, "judging")
-        return "" if reply.error else reply.text
+        self.answers[question] = "" if reply.error else reply.text
+        return self.answers[question]
 
     # --- tests -------------------------------------------------------------------------
     def _generate_tests(self) -> str:
@@ -909,6 +926,7 @@ class _Run:
 
 
 _NO_INPUT = object()  # a pair that differs on no input the judge can be asked about
+_JUDGED = object()  # a pair put to the judge (its answers are in `answers`)
 
 
 def _answer(ranking: Ranking) -> object:
