@@ -385,7 +385,7 @@ class Sharing(RightTests):
         return Completion("", prompt_tokens=1000, completion_tokens=1)  # the read is counted
 
 
-def test_the_task_is_shared_once_before_any_prompt_and_every_prompt_begins_with_it() -> None:
+def test_the_task_is_shared_once_and_every_prompt_but_the_code_prompt_begins_with_it() -> None:
     backend = Sharing()
     result = solve(TASK, replace(config(), greedy=True, reference=True), backend=backend)
     [(asked_before, prefix)] = backend.shared
@@ -394,7 +394,9 @@ def test_the_task_is_shared_once_before_any_prompt_and_every_prompt_begins_with_
     assert {"tests", "code", "reference", "judge"} <= kinds  # the readings differ: judged
     for call in backend.history:
         system, user = call.messages[0], call.messages[1]
-        assert system == prefix[0] and user["content"].startswith(prefix[1]["content"])
+        code = prompts.kind_of(call.messages) == "code"  # its reply's form in its system line
+        assert system == ({"role": "system", "content": prompts.CODE_SYSTEM} if code else prefix[0])
+        assert user["content"].startswith(prefix[1]["content"])
         assert len(user["content"]) > len(prefix[1]["content"])  # and asks its own question
     assert result.final_code
     assert result.prompt_tokens is not None and result.prompt_tokens > 1000
