@@ -38,21 +38,16 @@ from localcode.extract import extract_code
 from localcode.prompts import Message
 from localcode.sandbox import Limits
 
-OLD_CODE_SYSTEM = f"{prompts.SYSTEM} {prompts.CODE_ASK}"  # the system line before 9bafddc
-
 
 def wording(name: str, task: str, entry_point: str | None) -> list[Message]:
+    """The wording by name. "system": today's code prompt; "shared": the task prefix the other
+    prompts begin with, then the same request with the reply's form after it (9bafddc's)."""
+    if name == "system":
+        return prompts.code_prompt(task, entry_point)
+    system, user = prompts.task_prefix(task)
     named = f" The function must be named `{entry_point}`." if entry_point else ""
-    ask = f"Write the Python code.{named}"
-    if name == "shared":  # the shared system line, the instruction after the task
-        return [
-            {"role": "system", "content": prompts.SYSTEM},
-            {"role": "user", "content": f"Task:\n{task.strip()}\n\n{ask} {prompts.CODE_ASK}"},
-        ]
-    return [
-        {"role": "system", "content": OLD_CODE_SYSTEM},
-        {"role": "user", "content": f"Task:\n{task.strip()}\n\n{ask}"},
-    ]
+    ask = f"Write the Python code.{named} {prompts.CODE_ASK}"
+    return [system, {**user, "content": user["content"] + ask}]
 
 
 WORDINGS = ("shared", "system")

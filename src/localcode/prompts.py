@@ -173,7 +173,6 @@ def kind_of(messages: list[Message]) -> str:
         ("reference", REFERENCE_ASK),
         ("fix", FIX_ASK),
         ("judge", JUDGE_ASK),
-        ("code", CODE_ASK),
     ):
         if marker in asked:
             return kind
