@@ -26,17 +26,15 @@ since (prompts.CODE_SYSTEM, the "system" wording here).
 from __future__ import annotations
 
 import argparse
-import json
-import time
+import sys
 from pathlib import Path
 
-from localcode import models, prompts
-from localcode.backends.local import LocalBackend
-from localcode.bench.judge import judge
-from localcode.bench.problems import Problem, load_problems, select_problems
-from localcode.extract import extract_code
+from wording_ab import report, run_cases
+
+from localcode import prompts
+from localcode.bench.problems import load_problems, select_problems
+from localcode.errors import LocalCodeError
 from localcode.prompts import Message
-from localcode.sandbox import Limits
 
 
 def wording(name: str, task: str, entry_point: str | None) -> list[Message]:
@@ -53,21 +51,6 @@ def wording(name: str, task: str, entry_point: str | None) -> list[Message]:
 WORDINGS = ("shared", "system")
 
 
-def measure(backend: LocalBackend, p: Problem, name: str, max_tokens: int) -> dict[str, object]:
-    t0 = time.perf_counter()
-    reply = backend.complete(
-        wording(name, p.prompt, p.entry_point), n=1, temperature=0.0, seed=0, max_tokens=max_tokens
-    )[0]
-    seconds = time.perf_counter() - t0
-    code = extract_code(reply.text, p.entry_point) if not reply.error else ""
-    run = judge(p, code, Limits(timeout=5.0))
-    return {
-        "passed": run.all_passed,
-        "seconds": round(seconds, 2),
-        "tokens": reply.completion_tokens,
-    }
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--problems", required=True, type=Path)
@@ -76,41 +59,17 @@ def main() -> None:
     ap.add_argument("--model", default="qwen2.5-coder-1.5b")
     ap.add_argument("--max-tokens", type=int, default=1024)
     args = ap.parse_args()
-    chosen = select_problems(load_problems(args.problems), [i for i in args.ids.split(",") if i])
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    done = {}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            kept = json.loads(line)
-            done[kept["task_id"]] = kept
-    todo = [p for p in chosen if p.task_id not in done]
-    if todo:
-        backend = LocalBackend(models.installed_path(args.model), slots=1)
-        try:
-            backend.complete([{"role": "user", "content": "hi"}], n=1, max_tokens=4)  # warm
-            with args.out.open("a") as out:
-                for i, p in enumerate(todo):
-                    order = WORDINGS[i % 2 :] + WORDINGS[: i % 2]
-                    row: dict[str, object] = {"task_id": p.task_id}
-                    for name in order:
-                        row[name] = measure(backend, p, name, args.max_tokens)
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    done[p.task_id] = row
-                    print(p.task_id, json.dumps({w: row[w] for w in WORDINGS}), flush=True)
-        finally:
-            backend.close()
-    rows = [done[p.task_id] for p in chosen]
-    print(f"\n{len(rows)} problems, {args.model}, greedy, one engine slot")
-    print(f"  {'wording':<8} {'pass':>5} {'s/problem':>10} {'tokens':>7}")
-    for name in WORDINGS:
-        passed = sum(r[name]["passed"] for r in rows)
-        secs = sum(r[name]["seconds"] for r in rows) / len(rows)
-        toks = sum(r[name]["tokens"] or 0 for r in rows) / len(rows)
-        print(f"  {name:<8} {passed:>5} {secs:>10.1f} {toks:>7.0f}")
-    for a, b in (WORDINGS, WORDINGS[::-1]):
-        only = [r["task_id"] for r in rows if r[a]["passed"] and not r[b]["passed"]]
-        print(f"  only {a}: {len(only)} {', '.join(t.split('/')[-1] for t in only)}")
+    try:
+        chosen = select_problems(
+            load_problems(args.problems), [i for i in args.ids.split(",") if i]
+        )
+    except LocalCodeError as e:  # a wrong --problems path or --ids: one line, no traceback
+        sys.exit(f"error: {e}")
+    cases = [
+        (p.task_id, p, lambda name, p=p: wording(name, p.prompt, p.entry_point)) for p in chosen
+    ]
+    rows = run_cases(cases, WORDINGS, args.out, args.model, args.max_tokens)
+    report(rows, WORDINGS, f"problems, {args.model}")
 
 
 if __name__ == "__main__":
