@@ -220,6 +220,29 @@ def test_a_reply_being_written_has_its_cases_when_the_last_one_is_finished() -> 
     assert not extract.cases_written("```python\n# five cases\n", "f", 1)
 
 
+def test_a_reply_going_round_in_a_loop_is_seen_once_its_cycle_came_round_six_times() -> None:
+    head = "```python\ndef test_case_1():\n    s = MinStack()\n    assert s.top() == 1\n\n"
+    head += "def test_case_5():\n    s = MinStack()\n"
+    pushes = "".join(f"    s.push({i % 3 + 1})\n" for i in range(extract.LOOP_LINES))
+    assert extract.looping(head + pushes)  # push(1), push(2), push(3), over and over
+    short = head + pushes[: pushes.rfind("    s.push")]
+    assert not extract.looping(short)  # one line short
+    assert not extract.looping(short + "    s.push(")  # a line being written is not read
+    count = "".join(f"    s.push({i})\n" for i in range(extract.LOOP_LINES))
+    assert not extract.looping(head + count)  # long, but no line repeats
+    wide = "".join(f"    s.push({i % 5})\n" for i in range(extract.LOOP_LINES))
+    assert not extract.looping(head + wide)  # a cycle of five lines is longer than LOOP_PERIOD
+    assert not extract.looping("")
+
+
+def test_a_cut_reply_of_test_functions_loses_the_one_it_was_writing() -> None:
+    cut = "```python\nimport pytest\n\ndef test_case_1():\n    assert f(1) == 2\n\n"
+    cut += "async def test_case_2():\n    assert f(2) == 3\n\ndef test_case_3():\n    x = 1\n"
+    kept = extract.without_unfinished_test(cut)
+    assert extract.test_names(extract_tests(kept, "f")) == ["test_case_1", "test_case_2"]
+    assert extract.without_unfinished_test("assert f(1) == 2\n") == "assert f(1) == 2\n"
+
+
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:
     both = "```python\ndef test_a():\n    assert f(1) == 1\n\nassert f(2) == 2\n```"
     assert extract.test_names(extract_tests(both, "f")) == ["test_a"]

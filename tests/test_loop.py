@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from localcode import AgentConfig, SolveResult, prompts, solve
+from localcode.backends import Completion
 from localcode.backends.mock import (
     CORRECT,
     CORRECT_ALT,
@@ -26,6 +27,7 @@ from localcode.errors import (
     TaskError,
     UsageError,
 )
+from localcode.extract import test_names as extract_test_names
 from localcode.loop import Event
 from localcode.task import import_solution
 
@@ -624,6 +626,73 @@ def test_a_class_is_tested_by_test_functions_written_out() -> None:
     assert "pytest functions named test_case_1 ... test_case_5" in asked[-1]["content"]
     assert backend.history[0].max_tokens == 1024  # --max-test-tokens' default
     assert result.passed and scores(result) == [["1/1"]]
+
+
+COUNTER_TASK = "Write a class `Counter` with `add(x)` and `count(x)`: how many times x was added."
+COUNTER = (
+    "class Counter:\n    def __init__(self):\n        self.n = {}\n    def add(self, x):\n"
+    "        self.n[x] = self.n.get(x, 0) + 1\n    def count(self, x):\n"
+    "        return self.n.get(x, 0)\n"
+)
+
+
+def counter_test(i: int, body: str = "") -> str:
+    return f"def test_case_{i}():\n    c = Counter()\n{body}    c.add({i})\n    assert c.count({i}) == 1\n\n"
+
+
+class StreamsTests(MockBackend):
+    """The mock, with a tests reply streamed line by line as the local backend streams it:
+    ended where `until` holds, or cut at `max_tokens` (a word a token)."""
+
+    def __init__(self, tests: str, *replies: str) -> None:
+        super().__init__("demo", replies=replies)
+        self.tests, self.streamed = tests, []
+
+    def complete_until(
+        self, messages: Any, *, until: Any, start: str = "", max_tokens: int = 1024, **kw: Any
+    ) -> Completion:
+        text, finish = start, "stop"
+        for line in self.tests.splitlines(keepends=True):
+            if len((text + line).split()) > max_tokens:
+                finish = "length"
+                break
+            text += line
+            if until(text):
+                break
+        self.streamed.append(text)
+        return Completion(
+            text, kw["seed"], completion_tokens=len(text.split()), finish_reason=finish
+        )
+
+
+def test_a_class_tests_reply_stops_at_the_cases_asked_for_and_where_it_loops() -> None:
+    seven = "```python\n" + "".join(counter_test(i) for i in range(1, 8)) + "```\n"
+    backend = StreamsTests(seven, fenced(COUNTER))
+    result = solve(COUNTER_TASK, cfg(n_candidates=1, max_iters=1), backend=backend)
+    (streamed,) = backend.streamed
+    assert streamed.count("def test_case_") == 6  # the sixth begun, and the five before it done
+    assert result.tests.count("def test_case_") == 5 and result.passed
+    assert not any("tests reply" in n for n in result.notes)
+    # a case that goes round in a loop: the reply stops there, and that case goes
+    loop = "".join(f"    c.add({i % 2})\n" for i in range(200))
+    looping = "```python\n" + counter_test(1) + counter_test(2, loop) + counter_test(3) + "```"
+    backend = StreamsTests(looping, fenced(COUNTER))
+    result = solve(COUNTER_TASK, cfg(n_candidates=1, max_iters=1), backend=backend)
+    (streamed,) = backend.streamed
+    assert streamed.count("c.add(") < 40 < looping.count("c.add(")  # not written to the end
+    assert extract_test_names(result.tests) == ["test_case_1"] and result.passed
+    assert any("went round in a loop" in n for n in result.notes)
+
+
+def test_a_class_tests_reply_cut_at_its_budget_loses_the_case_it_was_writing() -> None:
+    three = "```python\n" + "".join(counter_test(i) for i in range(1, 4)) + "```\n"
+    backend = StreamsTests(three, fenced(COUNTER))
+    budget = len(three.split()) - 3  # the third case's last line is not written
+    cut = solve(
+        COUNTER_TASK, cfg(n_candidates=1, max_iters=1, max_test_tokens=budget), backend=backend
+    )
+    assert extract_test_names(cut.tests) == ["test_case_1", "test_case_2"]
+    assert f"the tests reply was cut at {budget} tokens; its finished cases were kept" in cut.notes
 
 
 def test_fresh_rounds_are_drawn_only_where_the_best_is_known_wrong_or_unsupported(

@@ -197,6 +197,33 @@ def cases_written(reply: str, entry_point: str | None, n: int) -> bool:
     return len(test_names(extract_tests(done, entry_point))) >= n
 
 
+LOOP_LINES = 24  # complete lines that repeat one cycle ...
+LOOP_PERIOD = 4  # ... of at most this many lines: six rounds of it at the least
+_TEST_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+test", re.M)
+
+
+def looping(reply: str) -> bool:
+    """Whether a reply being written has fallen into a loop: its last LOOP_LINES complete lines
+    repeat one cycle of at most LOOP_PERIOD lines (a small model writing a test can push the
+    same three values until its token limit). A test someone writes by hand does not repeat
+    itself six times over."""
+    done = reply[: reply.rfind("\n") + 1].splitlines()[-LOOP_LINES:]
+    if len(done) < LOOP_LINES:
+        return False
+    return any(
+        all(done[i] == done[i - period] for i in range(period, LOOP_LINES))
+        for period in range(1, LOOP_PERIOD + 1)
+    )
+
+
+def without_unfinished_test(reply: str) -> str:
+    """A reply of test functions that was cut (at its token limit, or in a loop), less the test
+    function it was writing: that one ends where the cut fell, not where its author meant it
+    to, and may assert nothing at all. The tests before it stay."""
+    starts = [m.start() for m in _TEST_DEF.finditer(reply)]
+    return reply[: starts[-1]] if starts else reply
+
+
 def _cut_tail(source: str, most: int = 40) -> ast.Module | None:
     """A reply cut at its token limit, without the lines the cut left unfinished: the longest
     prefix that parses, dropping at most `most` trailing lines."""

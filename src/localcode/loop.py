@@ -19,7 +19,7 @@ from .errors import (
     SandboxError,
 )
 from .examples import example_tests
-from .extract import cases_written, extract_code, extract_tests
+from .extract import cases_written, extract_code, extract_tests, looping, without_unfinished_test
 from .probes import (
     MUTANT_PREFIX,
     behaviour,
@@ -640,12 +640,13 @@ class _Run:
             budget = min(budget, ASSERT_TOKENS_PER_CASE * N_TESTS)
         for attempt in range(2):  # a reply with no test functions is asked for once more
             temperature, seed = (0.0 if attempt == 0 else 0.7), self.cfg.seed + attempt
-            if style == "asserts" and isinstance(self.backend, StopsEarly):
-                # the cases asked for, and no more: a model asked for 5 often lists 12
+            if isinstance(self.backend, StopsEarly):
+                # the cases asked for, and no more (a model asked for 5 often lists 12), and
+                # no more of a case the model goes round in a loop on
                 reply = self.backend.complete_until(
                     messages,
                     until=self._enough_cases,
-                    start=prompts.ASSERTS_START,
+                    start=prompts.ASSERTS_START if style == "asserts" else "",
                     temperature=temperature,
                     seed=seed,
                     max_tokens=budget,
@@ -657,11 +658,12 @@ class _Run:
             self._count(reply, "tests")
             if reply.error:
                 raise BackendError(f"Test generation failed: {reply.error}")
-            tests = extract_tests(reply.text, self.task.entry_point)
-            if tests and reply.finish_reason == "length":
-                self.notes.append(
-                    f"the tests reply was cut at {budget} tokens; its finished cases were kept"
-                )
+            text, cut = reply.text, self._cut(reply, budget)
+            if cut and style == "functions":  # an assert line cut short is dropped as it is
+                text = without_unfinished_test(text)
+            tests = extract_tests(text, self.task.entry_point)
+            if tests and cut:
+                self.notes.append(f"the tests reply {cut}; its finished cases were kept")
             if tests:
                 self.emit(Event("tests_ready", detail=tests))
                 return tests
@@ -675,7 +677,16 @@ class _Run:
         )
 
     def _enough_cases(self, reply: str) -> bool:
-        return cases_written(reply, self.task.entry_point, N_TESTS)
+        return cases_written(reply, self.task.entry_point, N_TESTS) or looping(reply)
+
+    @staticmethod
+    def _cut(reply: Completion, budget: int) -> str:
+        """How a tests reply ended short of what its author meant to write, or ""."""
+        if reply.finish_reason == "length":
+            return f"was cut at {budget} tokens"
+        if looping(reply.text):
+            return "went round in a loop (the same lines over and over) and was stopped there"
+        return ""
 
     # --- rounds ------------------------------------------------------------------------
     def _round(self, r: int, kind: RoundKind, ranking: Ranking) -> Round:
