@@ -310,6 +310,21 @@ def test_when_the_model_writes_no_tests_the_examples_serve() -> None:
     assert result.final_code.strip() == CORRECT.strip() and result.passed
 
 
+def test_a_result_ends_where_prose_or_the_next_example_begins() -> None:
+    sentence = parse_task(
+        'Split a string into runs of equal characters, for example runs("aabccc") -> '
+        '["aa", "b", "ccc"] and runs("") -> [].'
+    )
+    assert examples_of(sentence.text) == [
+        "assert runs('aabccc') == ['aa', 'b', 'ccc']",
+        "assert runs('') == []",
+    ]
+    prose = " when the list is empty, as it is on" + " one of the many inputs" * 8 + "."
+    assert examples_of("Write f(xs).\nf([]) -> []" + prose) == ["assert f([]) == []"]
+    assert examples_of("Write f(x).\nf(1) -> 3 or 4") == []  # no one result
+    assert examples_of("Write f(s).\nf('a') -> 'A' and not 'a'") == ["assert f('a') == 'A'"]
+
+
 def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     task = parse_task(
         "Write a function to find squares of a list.\nassert squares([1, 2]) == [1, 4]"

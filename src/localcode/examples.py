@@ -37,6 +37,10 @@ _SEPARATOR = re.compile(
 # where a one-line result may end: before punctuation, a comment or a remark in brackets; not
 # before a comma and another value ("1, 2, or 3")
 _RESULT_END = re.compile(r"\s*(?:[.;#(]|,(?!\s*[-\d'\"\[({]))")
+# ... or before a word of prose ("f(2) -> 4 and f(3) -> 9", "f(0) -> [] when it is empty"),
+# but not before "or": "f(1) -> 3 or 4" shows no one result
+_WORD_AFTER = re.compile(r"\s+(?=(?!or\b)[A-Za-z_])")
+MAX_CUTS = 64  # ends tried for one result, the longest first
 # lines that tell of wrong behaviour, not wanted behaviour ("currently f(2) returns 5")
 _NOT_WANTED = re.compile(r"\b(?:currently|instead|got|actual|wrong|bug|incorrect)\b", re.I)
 # LeetCode style: "Input: nums = [1, 2], k = 3" then "Output: 4", or one line "For nums = [1, 2]
@@ -292,9 +296,10 @@ def _literal_prefix(text: str) -> tuple[object, str]:
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1]  # a full stop: "f(2) == 5." shows 5, not 5.0
     cuts = {m.start() for m in _RESULT_END.finditer(text)}
+    cuts |= {m.start() for m in _WORD_AFTER.finditer(text)}
     if len(whole) <= MAX_RESULT:  # a cut is not an end: it would read 2**1000's first digits
         cuts.add(len(text))
-    for end in sorted(cuts, reverse=True)[:MAX_CALLS_PER_LINE]:
+    for end in sorted(cuts, reverse=True)[:MAX_CUTS]:
         value = _literal(text[:end])
         if value is not _NOTHING:
             return value, text[:end].strip()
