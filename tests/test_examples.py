@@ -310,7 +310,7 @@ def test_when_the_model_writes_no_tests_the_examples_serve() -> None:
     assert result.final_code.strip() == CORRECT.strip() and result.passed
 
 
-def test_a_result_ends_where_prose_or_the_next_example_begins() -> None:
+def test_a_result_ends_where_the_next_example_on_its_line_begins() -> None:
     sentence = parse_task(
         'Split a string into runs of equal characters, for example runs("aabccc") -> '
         '["aa", "b", "ccc"] and runs("") -> [].'
@@ -319,10 +319,24 @@ def test_a_result_ends_where_prose_or_the_next_example_begins() -> None:
         "assert runs('aabccc') == ['aa', 'b', 'ccc']",
         "assert runs('') == []",
     ]
-    prose = " when the list is empty, as it is on" + " one of the many inputs" * 8 + "."
-    assert examples_of("Write f(xs).\nf([]) -> []" + prose) == ["assert f([]) == []"]
-    assert examples_of("Write f(x).\nf(1) -> 3 or 4") == []  # no one result
-    assert examples_of("Write f(s).\nf('a') -> 'A' and not 'a'") == ["assert f('a') == 'A'"]
+    assert examples_of("Write f(x).\nf(2) -> 4, then f(3) -> 9") == [
+        "assert f(2) == 4",
+        "assert f(3) == 9",
+    ]
+    assert examples_of("Write f(s).\nf('f(1)') -> 'x' and f('') -> ''") == [
+        "assert f('f(1)') == 'x'",  # a call inside a string is no next example
+        "assert f('') == ''",
+    ]
+    # "or" shows no one result; the next example on the line still counts
+    assert examples_of("Write f(x).\nf(1) -> 3 or 4 and f(2) -> 5") == ["assert f(2) == 5"]
+    # a result followed by prose is no clear result: these show none
+    for prose in (
+        "Write to_binary(n).\nto_binary(10) returns 1010 in binary.",
+        "Write min_max(xs).\nmin_max([3, 1, 2]) returns 1 and 3.",
+        "Write fact(n).\nfact(4) returns 4 factorial.",
+        "Write f(x).\nf([]) -> [] when the list is empty",
+    ):
+        assert examples_of(prose) == [], prose
 
 
 def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:

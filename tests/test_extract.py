@@ -220,7 +220,7 @@ def test_a_reply_being_written_has_its_cases_when_the_last_one_is_finished() -> 
     assert not extract.cases_written("```python\n# five cases\n", "f", 1)
 
 
-def test_a_reply_going_round_in_a_loop_is_seen_once_its_cycle_came_round_six_times() -> None:
+def test_a_reply_going_round_in_a_loop_is_seen_once_its_cycle_came_round_eight_times() -> None:
     head = "```python\ndef test_case_1():\n    s = MinStack()\n    assert s.top() == 1\n\n"
     head += "def test_case_5():\n    s = MinStack()\n"
     pushes = "".join(f"    s.push({i % 3 + 1})\n" for i in range(extract.LOOP_LINES))
@@ -241,6 +241,18 @@ def test_a_cut_reply_of_test_functions_loses_the_one_it_was_writing() -> None:
     kept = extract.without_unfinished_test(cut)
     assert extract.test_names(extract_tests(kept, "f")) == ["test_case_1", "test_case_2"]
     assert extract.without_unfinished_test("assert f(1) == 2\n") == "assert f(1) == 2\n"
+    # a line at the margin after the last test: that one was finished, and it stays
+    done = (
+        "```python\ndef test_a():\n    assert f(1) == 2\n\ndef test_b():\n    assert f(2) == 3\n\n"
+    )
+    for tail in (
+        "```\n\nThese tests check",
+        "# Test that",
+        "def te",
+        "if __name__ == '__main__':\n",
+    ):
+        kept = extract.without_unfinished_test(done + tail)
+        assert extract.test_names(extract_tests(kept, "f")) == ["test_a", "test_b"], tail
 
 
 def test_test_functions_win_over_bare_asserts_and_bare_asserts_are_capped() -> None:

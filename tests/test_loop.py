@@ -646,12 +646,13 @@ class StreamsTests(MockBackend):
 
     def __init__(self, tests: str, *replies: str) -> None:
         super().__init__("demo", replies=replies)
-        self.tests, self.streamed = tests, []
+        self.tests, self.streamed, self.starts = tests, [], []
 
     def complete_until(
         self, messages: Any, *, until: Any, start: str = "", max_tokens: int = 1024, **kw: Any
     ) -> Completion:
         text, finish = start, "stop"
+        self.starts.append(start)
         for line in self.tests.splitlines(keepends=True):
             if len((text + line).split()) > max_tokens:
                 finish = "length"
@@ -671,6 +672,7 @@ def test_a_class_tests_reply_stops_at_the_cases_asked_for_and_where_it_loops() -
     result = solve(COUNTER_TASK, cfg(n_candidates=1, max_iters=1), backend=backend)
     (streamed,) = backend.streamed
     assert streamed.count("def test_case_") == 6  # the sixth begun, and the five before it done
+    assert backend.starts == [""]  # a class's reply is not begun as assert lines
     assert result.tests.count("def test_case_") == 5 and result.passed
     assert not any("tests reply" in n for n in result.notes)
     # a case that goes round in a loop: the reply stops there, and that case goes

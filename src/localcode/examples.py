@@ -37,10 +37,9 @@ _SEPARATOR = re.compile(
 # where a one-line result may end: before punctuation, a comment or a remark in brackets; not
 # before a comma and another value ("1, 2, or 3")
 _RESULT_END = re.compile(r"\s*(?:[.;#(]|,(?!\s*[-\d'\"\[({]))")
-# ... or before a word of prose ("f(2) -> 4 and f(3) -> 9", "f(0) -> [] when it is empty"),
-# but not before "or": "f(1) -> 3 or 4" shows no one result
-_WORD_AFTER = re.compile(r"\s+(?=(?!or\b)[A-Za-z_])")
-MAX_CUTS = 64  # ends tried for one result, the longest first
+# ... or where the next example on the line begins, less the word that joins them
+# ("f(2) -> 4 and f(3) -> 9"); "or" joins no two results ("f(1) -> 3 or f(1) -> 4")
+_JOINED = re.compile(r"[\s,;]*(?:\b(?:and|then|while|whereas|but)\b[\s,;]*)?$")
 # lines that tell of wrong behaviour, not wanted behaviour ("currently f(2) returns 5")
 _NOT_WANTED = re.compile(r"\b(?:currently|instead|got|actual|wrong|bug|incorrect)\b", re.I)
 # LeetCode style: "Input: nums = [1, 2], k = 3" then "Output: 4", or one line "For nums = [1, 2]
@@ -180,7 +179,8 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
     for line in text.splitlines():
         if line.lstrip().startswith(">>>") or len(line) > MAX_LINE or _NOT_WANTED.search(line):
             continue  # doctest lines are read with their result line, above
-        for m in list(start_of_call.finditer(line))[:MAX_CALLS_PER_LINE]:
+        calls = list(start_of_call.finditer(line))[:MAX_CALLS_PER_LINE]
+        for m in calls:
             end = closing(line, m.end() - 1)
             sep = _SEPARATOR.match(line, end) if end else None
             if sep is None:
@@ -188,7 +188,14 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
             call = _call(line[m.start() : end], name)
             if call is None and not sep.group(1):
                 continue  # only a call after which `=` follows matters when it is not literal
-            want, shown = _literal_prefix(sep.group(2))
+            want, shown = _NOTHING, ""
+            after = next((c.start() for c in calls if c.start() > sep.start(2)), None)
+            if after is not None:  # up to the next example
+                upto = line[sep.start(2) : after]
+                joined = _JOINED.search(upto)
+                want, shown = _literal_prefix(upto[: joined.start() if joined else None])
+            if want is _NOTHING:
+                want, shown = _literal_prefix(sep.group(2))
             if sep.group(1) and (call is None or want is _NOTHING):
                 defines = True
             elif call is not None and want is not _NOTHING:
@@ -296,10 +303,9 @@ def _literal_prefix(text: str) -> tuple[object, str]:
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1]  # a full stop: "f(2) == 5." shows 5, not 5.0
     cuts = {m.start() for m in _RESULT_END.finditer(text)}
-    cuts |= {m.start() for m in _WORD_AFTER.finditer(text)}
     if len(whole) <= MAX_RESULT:  # a cut is not an end: it would read 2**1000's first digits
         cuts.add(len(text))
-    for end in sorted(cuts, reverse=True)[:MAX_CUTS]:
+    for end in sorted(cuts, reverse=True)[:MAX_CALLS_PER_LINE]:
         value = _literal(text[:end])
         if value is not _NOTHING:
             return value, text[:end].strip()

@@ -197,8 +197,8 @@ def cases_written(reply: str, entry_point: str | None, n: int) -> bool:
     return len(test_names(extract_tests(done, entry_point))) >= n
 
 
-LOOP_LINES = 24  # complete lines that repeat one cycle ...
-LOOP_PERIOD = 4  # ... of at most this many lines: six rounds of it at the least
+LOOP_LINES = 32  # complete lines that repeat one cycle ...
+LOOP_PERIOD = 4  # ... of at most this many lines: eight rounds of it at the least
 _TEST_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+test", re.M)
 
 
@@ -206,7 +206,7 @@ def looping(reply: str) -> bool:
     """Whether a reply being written has fallen into a loop: its last LOOP_LINES complete lines
     repeat one cycle of at most LOOP_PERIOD lines (a small model writing a test can push the
     same three values until its token limit). A test someone writes by hand does not repeat
-    itself six times over."""
+    itself eight times over (24 equal rows of a grid would pass)."""
     done = reply[: reply.rfind("\n") + 1].splitlines()[-LOOP_LINES:]
     if len(done) < LOOP_LINES:
         return False
@@ -221,7 +221,12 @@ def without_unfinished_test(reply: str) -> str:
     function it was writing: that one ends where the cut fell, not where its author meant it
     to, and may assert nothing at all. The tests before it stay."""
     starts = [m.start() for m in _TEST_DEF.finditer(reply)]
-    return reply[: starts[-1]] if starts else reply
+    if not starts:
+        return reply
+    body = reply[starts[-1] :].split("\n")[1:]
+    if any(line[:1] not in ("", " ", "\t") for line in body):
+        return reply  # a line at the margin came after it (a fence, prose, `def te`): finished
+    return reply[: starts[-1]]
 
 
 def _cut_tail(source: str, most: int = 40) -> ast.Module | None:
