@@ -191,9 +191,7 @@ def _inline_examples(text: str, name: str) -> list[_Example]:
             want, shown = _NOTHING, ""
             after = next((c.start() for c in calls if c.start() > sep.start(2)), None)
             if after is not None:  # up to the next example
-                upto = line[sep.start(2) : after]
-                joined = _JOINED.search(upto)
-                want, shown = _literal_prefix(upto[: joined.start() if joined else None])
+                want, shown = _literal_prefix(_JOINED.sub("", line[sep.start(2) : after], count=1))
             if want is _NOTHING:
                 want, shown = _literal_prefix(sep.group(2))
             if sep.group(1) and (call is None or want is _NOTHING):

@@ -183,6 +183,11 @@ def extract_tests(
     return ""
 
 
+def _finished_lines(reply: str) -> str:
+    """The lines of a reply being written that are finished: all but a last one still open."""
+    return reply[: reply.rfind("\n") + 1]
+
+
 def cases_written(reply: str, entry_point: str | None, n: int) -> bool:
     """Whether a tests reply being written already holds `n` finished cases: its complete lines
     give at least `n` tests (as extract_tests reads them) and the last of those lines is at
@@ -190,7 +195,7 @@ def cases_written(reply: str, entry_point: str | None, n: int) -> bool:
     on (twelve for five); its reply can stop here."""
     if n < 1:
         return True
-    done = reply[: reply.rfind("\n") + 1]
+    done = _finished_lines(reply)
     last = done.rstrip("\n").rsplit("\n", 1)[-1]
     if not last or last[0].isspace() or last.startswith(("```", "#")):
         return False
@@ -207,7 +212,7 @@ def looping(reply: str) -> bool:
     repeat one cycle of at most LOOP_PERIOD lines (a small model writing a test can push the
     same three values until its token limit). A test someone writes by hand does not repeat
     itself eight times over (24 equal rows of a grid would pass)."""
-    done = reply[: reply.rfind("\n") + 1].splitlines()[-LOOP_LINES:]
+    done = _finished_lines(reply).splitlines()[-LOOP_LINES:]
     if len(done) < LOOP_LINES:
         return False
     return any(
