@@ -21,7 +21,8 @@ Measured (docs/bench/fix-prompt-ab/, the 60 wrong greedy replies of HumanEval+ 1
 "shared" fixed 0, "system" 2 (HumanEval/6, 70), at 1.2x the time a reply (19.3 s against 15.9)
 and 1.5x the tokens (171 against 112). Not adopted: 2 cases in 60 is no evidence either way,
 and the longer replies cost time in every fix round. Fixes of this model's own wrong replies
-almost never pass, however worded, which is why later rounds default to fresh samples.
+almost never pass, however worded: it bears out that a task alone gets fresh samples in later
+rounds (`--code` still gets half fixes: fixes of your code were not measured here).
 """
 
 from __future__ import annotations
