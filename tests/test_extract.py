@@ -143,6 +143,41 @@ def test_bare_asserts_become_one_test_case_each_with_their_setup() -> None:
     assert run_cases(tests, lambda x: -1) == [False, False, False, False]
 
 
+def test_a_one_line_raises_case_runs_even_where_the_reply_never_imports_pytest() -> None:
+    # a tests reply begins at its first assert (prompts.ASSERTS_START), past any import
+    reply = "assert f(1) == 2\nwith pytest.raises(ValueError): f(-1)\nassert f(0) == 1\n```"
+    tests = extract_tests(reply, "f")
+    assert extract.test_names(tests) == ["test_case_1", "test_case_2", "test_case_3"]
+    right = "def f(x):\n    if x < 0:\n        raise ValueError(x)\n    return x + 1\n"
+    assert run_tests(right, tests, Limits(timeout=20)).passed == 3
+    quiet = run_tests("def f(x):\n    return x + 1\n", tests, Limits(timeout=20))
+    assert [r.passed for r in quiet.results] == [True, False, True]
+    assert "NameError" not in quiet.results[1].message  # it failed for not raising
+    # a reply that imports pytest itself keeps its one import
+    own = extract_tests(
+        "import pytest\n\ndef test_a():\n    with pytest.raises(KeyError):\n        f(2)\n"
+    )
+    assert own.count("import pytest") == 1
+
+
+def test_a_call_compared_with_an_exception_class_expects_the_raise() -> None:
+    # asked to check a raise, the 1.5B wrote `assert chunk(xs, 0) == ValueError`
+    reply = (
+        "assert g(0) == ValueError\nassert g(1) == 1\nfor n in (-1, -2):\n"
+        "    assert KeyError == g(n)\nassert g(2) == Point\n"
+    )
+    tests = extract_tests(reply, "g")
+    assert extract.test_names(tests) == [f"test_case_{i}" for i in range(1, 5)]
+    right = (
+        "class Point:\n    pass\n\ndef g(x):\n    if x == 0:\n        raise ValueError(x)\n"
+        "    if x < 0:\n        raise KeyError(x)\n    return Point if x == 2 else x\n"
+    )
+    assert run_tests(right, tests, Limits(timeout=20)).passed == 4  # Point is no exception
+    classes = "def g(x):\n    return {0: ValueError, 2: None}.get(x, KeyError if x < 0 else x)\n"
+    run = run_tests(classes, tests, Limits(timeout=20))
+    assert [r.passed for r in run.results] == [False, True, False, False]
+
+
 def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
     reply = (
         "xs = sorted([3, 1, 2])\nassert f(xs) == 1\nys = list(xs) + [9]\n"

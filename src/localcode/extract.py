@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
 import re
 
@@ -246,6 +247,7 @@ def _cut_tail(source: str, most: int = 40) -> ast.Module | None:
 
 
 def _tests_from(tree: ast.Module, drop: set[str]) -> str:
+    tree = ast.fix_missing_locations(_RaisesFromEquals().visit(tree))
     ordered: list[ast.stmt] = []  # what a reply of test functions keeps, in order
     head: list[ast.stmt] = []  # ... less its constants: what a reply of bare asserts keeps
     loose: list[ast.stmt] = []  # statements that run at import: the cases of bare asserts
@@ -269,12 +271,65 @@ def _tests_from(tree: ast.Module, drop: set[str]) -> str:
                 ordered.append(node)
             loose.append(node)
     if n_tests:
-        return ast.unparse(ast.Module(body=ordered, type_ignores=[])) + "\n"
+        return ast.unparse(ast.Module(body=_with_pytest(ordered), type_ignores=[])) + "\n"
     cases = [c for c in _cases(loose) if _runs_as_a_test(c)]
     if not cases:
         return ""
     named = [_case(i, body) for i, body in enumerate(cases[:MAX_TESTS], start=1)]
-    return ast.unparse(ast.Module(body=head + named, type_ignores=[])) + "\n"
+    return ast.unparse(ast.Module(body=_with_pytest(head + named), type_ignores=[])) + "\n"
+
+
+class _RaisesFromEquals(ast.NodeTransformer):
+    """`assert f(0) == ValueError` as what its author meant: `with pytest.raises(ValueError):
+    f(0)`. Told to check a raise, a small model writes it so (a program that raises would
+    fail it, and one that returned the class would pass)."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.stmt:
+        sides = _compared_for_equality(node.test)
+        if sides is None:
+            return node
+        for call, error in (sides, sides[::-1]):
+            if isinstance(call, ast.Call) and _names_an_exception(error):
+                raises = ast.Call(
+                    func=ast.Attribute(ast.Name("pytest", ast.Load()), "raises", ast.Load()),
+                    args=[error],
+                    keywords=[],
+                )
+                return ast.With(items=[ast.withitem(context_expr=raises)], body=[ast.Expr(call)])
+        return node
+
+
+def _compared_for_equality(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        return test.left, test.comparators[0]
+    return None
+
+
+_ERROR_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)$")
+
+
+def _names_an_exception(node: ast.expr) -> bool:
+    """A bare name of an exception class: a builtin one, or one named like one."""
+    if not isinstance(node, ast.Name):
+        return False
+    builtin = getattr(builtins, node.id, None)
+    if isinstance(builtin, type) and issubclass(builtin, BaseException):
+        return True
+    return _ERROR_NAME.match(node.id) is not None
+
+
+def _with_pytest(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The tests, importing pytest first where they use it (`pytest.raises`) and do not: a
+    reply of bare asserts begins at its first assert, past any import."""
+    imported = {
+        (alias.asname or alias.name).split(".")[0]
+        for node in body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    if "pytest" not in _names(body, ast.Load) or "pytest" in imported:
+        return body
+    return [ast.Import(names=[ast.alias(name="pytest")]), *body]
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -314,16 +369,18 @@ def _cases(loose: list[ast.stmt]) -> list[list[ast.stmt]]:
 
 
 def _checks(node: ast.stmt) -> bool:
-    """An assert, a `with pytest.raises(...)`, or a statement holding an assert (a loop)."""
-    if isinstance(node, ast.With) and any(
+    """An assert, a `with pytest.raises(...)`, or a statement holding either (a loop)."""
+    return any(isinstance(n, ast.Assert) or _expects_raise(n) for n in ast.walk(node))
+
+
+def _expects_raise(node: ast.AST) -> bool:
+    return isinstance(node, ast.With) and any(
         isinstance(item.context_expr, ast.Call)
         and isinstance(item.context_expr.func, (ast.Attribute, ast.Name))
         and getattr(item.context_expr.func, "attr", getattr(item.context_expr.func, "id", ""))
         == "raises"
         for item in node.items
-    ):
-        return True
-    return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+    )
 
 
 def _needed(earlier: list[ast.stmt], body: list[ast.stmt]) -> list[ast.stmt]:
