@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
@@ -27,6 +28,24 @@ FIX_ASK = (
     "the tests."
 )
 JUDGE_ASK = "Work out what the call returns for this task. Answer with the value only."
+# A task that says some call raises an exception gets tests that check it, and a judge that may
+# answer with one. Asked for tests that compare each call with its value, the 1.5B wrote
+# `assert stack.top() == None` for a stack whose task says it raises IndexError when empty, and
+# `acc.withdraw(50)` on an empty account the task says must raise ValueError, then a balance.
+RAISES_TESTS = (
+    " Where the task says a call raises an exception, check that instead: `with "
+    "pytest.raises(ErrorName): call`{where}."
+)
+RAISES_JUDGE = (
+    "Work out what the call returns for this task; if the task says it raises an exception "
+    "here, answer with the exception's name. Answer with the value (or the name) only."
+)
+# An exception's name (ValueError, InsufficientFundsError), or a word for raising one (not
+# "raised to the fifth power", "raises x to the power n")
+_RAISES = re.compile(
+    r"\b(?:(?:raises?|raised|raising)\b(?!\s+(?:\S+\s+){0,3}?to\b)"
+    r"|(?:throws?|thrown|exceptions?|[A-Z]\w*(?:Error|Exception))\b)"
+)
 EDIT_SYSTEM = (
     "You are an expert Python programmer fixing a bug in a project so that its failing tests "
     "pass. Reply with one ```python block: the line or lines you change, each as it must read "
@@ -64,21 +83,29 @@ def tests_prompt(
     "functions": `test_case_1..n` written out, for a class, whose cases need several
     statements each."""
     if style == "asserts":
+        raises = RAISES_TESTS.format(where=", on one line") if names_exceptions(task) else ""
         return _ask(
             task,
             f"Write {n_tests} test cases for {_target(entry_point)}, which does not exist yet, "
             "as plain assert statements, one per line, each comparing a call with its exact, "
-            "hand-checked expected value; cover normal cases and edge cases. The function is "
-            f"already defined: do not import it and do not define it. {TESTS_ASK}",
+            f"hand-checked expected value; cover normal cases and edge cases.{raises} The "
+            f"function is already defined: do not import it and do not define it. {TESTS_ASK}",
         )
+    raises = RAISES_TESTS.format(where="") if names_exceptions(task) else ""
     return _ask(
         task,
         f"Write {n_tests} pytest functions named test_case_1 ... test_case_{n_tests} that test "
         f"{_target(entry_point)}, which does not exist yet. Each uses plain assert statements "
-        "on exact, hand-checked expected values and covers normal cases and edge cases. The "
-        "function under test is already importable by name: call it directly, do not import "
-        f"it and do not define it. {TESTS_ASK}",
+        "on exact, hand-checked expected values and covers normal cases and edge cases."
+        f"{raises} The function under test is already importable by name: call it directly, "
+        f"do not import it and do not define it. {TESTS_ASK}",
     )
+
+
+def names_exceptions(task: str) -> bool:
+    """Whether the task speaks of a call raising an exception (and so its tests and judge
+    should allow for one)."""
+    return _RAISES.search(task) is not None
 
 
 # The code prompt keeps its reply's form in its own system message, before the task: the greedy
@@ -125,7 +152,8 @@ def judge_prompt(task: str, call: str) -> list[Message]:
     """Ask what one call returns, given only the task: no program, no candidate answers."""
     *setup, last = call.split("; ")  # a class's method calls come as a sequence
     before = "After\n```python\n" + "\n".join(setup) + "\n```\n" if setup else ""
-    return _ask(task, f"{before}What does `{last}` return? {JUDGE_ASK}")
+    ask = RAISES_JUDGE if names_exceptions(task) else JUDGE_ASK
+    return _ask(task, f"{before}What does `{last}` return? {ask}")
 
 
 def edit_prompt(

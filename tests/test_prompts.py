@@ -1,0 +1,49 @@
+"""What the prompts ask, where it depends on the task: a task that says a call raises."""
+
+from __future__ import annotations
+
+import pytest
+
+from localcode import prompts
+
+RAISES = "Write `chunk(xs, size)`. A size below 1 raises ValueError."
+PLAIN = "Write `chunk(xs, size)` that splits xs into lists of length size."
+
+
+@pytest.mark.parametrize(
+    ("task", "named"),
+    [
+        ("It raises ValueError when n is negative.", True),
+        ("pop() on an empty stack should raise IndexError", True),
+        ("Unknown keys give a KeyError.", True),
+        ("Throw an exception for bad input.", True),
+        ("withdraw fails with InsufficientFundsError", True),
+        # the arithmetic sense, and plain words that only look alike
+        ("the sum of the first n even numbers raised to the fifth power", False),
+        ("raises x to the power n", False),
+        ("Return the number of errors in the log.", False),
+        (PLAIN, False),
+    ],
+)
+def test_a_task_names_an_exception_in_its_own_words(task: str, named: bool) -> None:
+    assert prompts.names_exceptions(task) is named
+
+
+@pytest.mark.parametrize("style", ["asserts", "functions"])
+def test_tests_of_a_task_that_raises_are_asked_to_check_the_raise(style: str) -> None:
+    asked = prompts.tests_prompt(RAISES, "chunk", 5, style)[-1]["content"]
+    assert "pytest.raises(" in asserted_clause(asked)
+    plain = prompts.tests_prompt(PLAIN, "chunk", 5, style)[-1]["content"]
+    assert "raises" not in plain.split("Task:")[-1].split(PLAIN)[-1]
+
+
+def asserted_clause(content: str) -> str:
+    return content.split(RAISES)[-1]  # what is asked, after the task
+
+
+def test_the_judge_may_answer_an_exception_only_where_the_task_speaks_of_one() -> None:
+    asked = prompts.judge_prompt(RAISES, "chunk([1], 0)")[-1]["content"]
+    assert "exception's name" in asked
+    assert prompts.JUDGE_ASK not in asked
+    plain = prompts.judge_prompt(PLAIN, "chunk([1], 0)")[-1]["content"]
+    assert plain.endswith(prompts.JUDGE_ASK)
