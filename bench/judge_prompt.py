@@ -91,7 +91,9 @@ def ask_value(backend: Backend, messages: list[Message]) -> str:
 
 def ask_worked(backend: Backend, messages: list[Message]) -> str:
     """The reply after its last `Answer:` (nothing where it has none)."""
-    last = {**messages[-1], "content": messages[-1]["content"].replace(prompts.JUDGE_ASK, WORK)}
+    content = messages[-1]["content"]
+    assert content.endswith(prompts.JUDGE_ASK), "a task that names an exception: another ask"
+    last = {**messages[-1], "content": content.replace(prompts.JUDGE_ASK, WORK)}
     reply = backend.complete([*messages[:-1], last], n=1, temperature=0.0, max_tokens=WORK_TOKENS)
     *before, answer = re.split(r"\bAnswer\s*:", reply[0].text, flags=re.I)
     return answer.strip() if before else ""

@@ -1,18 +1,19 @@
 """Tests for a task that says a call raises: the tests prompt with its pytest.raises clause
-(prompts.RAISES_TESTS, today) against the same prompt without it, each tests reply read with and
-without taking `assert f(x) == ValueError` for the raise it means.
+(prompts.RAISES_TESTS, today) against the same prompt without it.
 
 Run: .venv/bin/python bench/raises_tests_ab.py docs/bench/task-trials/tasks
          [--model qwen2.5-coder-1.5b] [--out runs/raises-tests-ab.jsonl]
 
 A folder of tasks: NAME.txt (the task as a user writes it) and NAME_solution.py (a program
-that does what it says); those whose text names no exception are left out (the same prompt). Each task's tests are written as the loop writes them (assert lines
-begun for the model, or test functions for a class; greedy, one engine slot, stopped at the
-fifth case), once per prompt, the order turned round per task. Each reply's cases are run
-against the right program: a case that fails it is wrong. Prints per prompt the cases, the
-cases right, the cases that check a raise (and right), and the replies' seconds; then, per
-prompt, the same reply read without the rewrite of `== ValueError` (extract._RaisesFromEquals).
-Replies are appended to --out as they come; a rerun with the same file skips the tasks there.
+that does what it says); those whose text names no exception are left out (the same prompt).
+Each task's tests are written as the loop writes them (assert lines begun for the model, or
+test functions for a class; greedy, one engine slot, stopped at the fifth case), once per
+prompt, the order turned round per task. Each reply is read as the loop reads it and its cases
+run against the right program: a case that fails it is wrong. Prints per prompt the cases, the
+cases right, the cases that check a raise (and right), how many asserts compare a call with an
+exception class (`== ValueError`, read as the raise: each would fail the right program read
+literally), and the replies' seconds. Replies are appended to --out as they come; a rerun with
+the same file skips the tasks there.
 """
 
 from __future__ import annotations

@@ -118,6 +118,17 @@ def test_answers_are_read_as_values_and_must_match_exactly_one_side() -> None:
         "t", "f(1)", c.label, "[1, 2]", d.label, "raises ValueError", lambda m: "ValueError"
     )
     assert raised.winner == "r0c1"
+
+    def named(text: str, error: str = "ValueError") -> str | None:
+        return judge(
+            "t", "f(1)", c.label, "[1, 2]", d.label, f"raises {error}", lambda m: text
+        ).winner
+
+    # the exception's name as a word, anywhere in the answer's text, in any case
+    assert named("It raises ValueError('n must be positive')") == "r0c1"
+    assert named("raises valueerror") == "r0c1"
+    assert named("ValueError", "Error") is None  # a class of the program's own named Error
+    assert named("InvalidKeyError", "KeyError") is None
     yes, no = cand(0, "'YES'"), cand(1, "'NO'")
 
     def word(text: str, x: str = "'YES'", y: str = "'NO'") -> str | None:

@@ -158,6 +158,8 @@ def test_a_one_line_raises_case_runs_even_where_the_reply_never_imports_pytest()
         "import pytest\n\ndef test_a():\n    with pytest.raises(KeyError):\n        f(2)\n"
     )
     assert own.count("import pytest") == 1
+    future = extract_tests("from __future__ import annotations\n" + reply, "f")
+    assert future.startswith("from __future__ import annotations\nimport pytest\n")
 
 
 def test_a_call_compared_with_an_exception_class_expects_the_raise() -> None:
@@ -173,6 +175,9 @@ def test_a_call_compared_with_an_exception_class_expects_the_raise() -> None:
         "    if x < 0:\n        raise KeyError(x)\n    return Point if x == 2 else x\n"
     )
     assert run_tests(right, tests, Limits(timeout=20)).passed == 4  # Point is no exception
+    # what a builtin makes of a call, and warnings, are compared as written
+    kept = "def test_a():\n    assert type(g(1)) == ValueError\n    assert g(3) == UserWarning\n"
+    assert "pytest" not in extract_tests(kept, "g")
     classes = "def g(x):\n    return {0: ValueError, 2: None}.get(x, KeyError if x < 0 else x)\n"
     run = run_tests(classes, tests, Limits(timeout=20))
     assert [r.passed for r in run.results] == [False, True, False, False]

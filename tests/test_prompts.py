@@ -18,9 +18,14 @@ PLAIN = "Write `chunk(xs, size)` that splits xs into lists of length size."
         ("Unknown keys give a KeyError.", True),
         ("Throw an exception for bad input.", True),
         ("withdraw fails with InsufficientFundsError", True),
+        ("Raise an error if the list is empty.", True),  # the words in any case
+        ("Throws if empty.", True),
+        ("Raise an error to signal bad input.", True),
         # the arithmetic sense, and plain words that only look alike
         ("the sum of the first n even numbers raised to the fifth power", False),
         ("raises x to the power n", False),
+        ("return a raised to b", False),
+        ("Return the count of each letter, in terror of none.", False),
         ("Return the number of errors in the log.", False),
         (PLAIN, False),
     ],
@@ -42,8 +47,8 @@ def asserted_clause(content: str) -> str:
 
 
 def test_the_judge_may_answer_an_exception_only_where_the_task_speaks_of_one() -> None:
-    asked = prompts.judge_prompt(RAISES, "chunk([1], 0)")[-1]["content"]
-    assert "exception's name" in asked
-    assert prompts.JUDGE_ASK not in asked
+    asking = prompts.judge_prompt(RAISES, "chunk([1], 0)")
+    assert "exception's name" in asking[-1]["content"]
+    assert prompts.kind_of(asking) == "judge"  # the mock and the echo plugin answer it as one
     plain = prompts.judge_prompt(PLAIN, "chunk([1], 0)")[-1]["content"]
     assert plain.endswith(prompts.JUDGE_ASK)

@@ -261,8 +261,10 @@ def judge(task: str, call: str, a: str, out_a: str, b: str, out_b: str, ask: Ask
 
 
 def _matches(answer: str, output: str, same: Callable[[object, object], bool]) -> bool:
-    if output.startswith("raises "):
-        return output[len("raises ") :].lower() in answer.lower()
+    if output.startswith("raises "):  # the exception's name as a word ("raises Error" is
+        # not answered by "ValueError", nor "raises KeyError" by "InvalidKeyError")
+        name = re.escape(output[len("raises ") :])
+        return re.search(rf"(?<![\w.]){name}\b", answer, re.I) is not None
     want = _literal(output)
     if want is _NONE:
         return _clean(answer) == output

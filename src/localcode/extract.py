@@ -289,7 +289,7 @@ class _RaisesFromEquals(ast.NodeTransformer):
         if sides is None:
             return node
         for call, error in (sides, sides[::-1]):
-            if isinstance(call, ast.Call) and _names_an_exception(error):
+            if _calls_the_code(call) and _names_an_exception(error):
                 raises = ast.Call(
                     func=ast.Attribute(ast.Name("pytest", ast.Load()), "raises", ast.Load()),
                     args=[error],
@@ -305,16 +305,25 @@ def _compared_for_equality(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
+def _calls_the_code(node: ast.expr) -> bool:
+    """A call of something the code under test defines: not of a builtin wrapped around it
+    (`type(f(x)) == ValueError` asks what f returns; `next(it) == StopIteration` is no raise)."""
+    return isinstance(node, ast.Call) and not (
+        isinstance(node.func, ast.Name) and hasattr(builtins, node.func.id)
+    )
+
+
 _ERROR_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)$")
 
 
 def _names_an_exception(node: ast.expr) -> bool:
-    """A bare name of an exception class: a builtin one, or one named like one."""
+    """A bare name of an exception class: a builtin one (not a warning, which a function
+    issues rather than raises), or one named like one."""
     if not isinstance(node, ast.Name):
         return False
     builtin = getattr(builtins, node.id, None)
-    if isinstance(builtin, type) and issubclass(builtin, BaseException):
-        return True
+    if isinstance(builtin, type) and issubclass(builtin, Exception):
+        return not issubclass(builtin, Warning)
     return _ERROR_NAME.match(node.id) is not None
 
 
@@ -329,7 +338,14 @@ def _with_pytest(body: list[ast.stmt]) -> list[ast.stmt]:
     }
     if "pytest" not in _names(body, ast.Load) or "pytest" in imported:
         return body
-    return [ast.Import(names=[ast.alias(name="pytest")]), *body]
+    future = 0  # `from __future__ import ...` must stay first
+    while future < len(body) and _from_future(body[future]):
+        future += 1
+    return [*body[:future], ast.Import(names=[ast.alias(name="pytest")]), *body[future:]]
+
+
+def _from_future(node: ast.stmt) -> bool:
+    return isinstance(node, ast.ImportFrom) and node.module == "__future__"
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -36,15 +36,18 @@ RAISES_TESTS = (
     " Where the task says a call raises an exception, check that instead: `with "
     "pytest.raises(ErrorName): call`{where}."
 )
+# (it goes on from JUDGE_ASK, so that kind_of knows it for the judge's)
 RAISES_JUDGE = (
-    "Work out what the call returns for this task; if the task says it raises an exception "
-    "here, answer with the exception's name. Answer with the value (or the name) only."
+    f"{JUDGE_ASK} If the task says the call raises an exception here, answer with the "
+    "exception's name instead."
 )
-# An exception's name (ValueError, InsufficientFundsError), or a word for raising one (not
-# "raised to the fifth power", "raises x to the power n")
+# An exception's name (ValueError, InsufficientFundsError), or a word for raising one, in any
+# case ("Raise an error if ...", "Throws if empty"), but not raising to a power ("raised to the
+# fifth power", "raises x to the power n", "a raised to b")
 _RAISES = re.compile(
-    r"\b(?:(?:raises?|raised|raising)\b(?!\s+(?:\S+\s+){0,3}?to\b)"
-    r"|(?:throws?|thrown|exceptions?|[A-Z]\w*(?:Error|Exception))\b)"
+    r"\b(?:(?i:raises?|raised|raising)\b"
+    r"(?!\s+to\b|\s+(?:\S+\s+){0,3}?to\s+(?:the\s+)?(?:\S+\s+)?(?:power|exponent)\b)"
+    r"|(?i:throws?|thrown|exceptions?)\b|[A-Z]\w*(?:Error|Exception)\b)"
 )
 EDIT_SYSTEM = (
     "You are an expert Python programmer fixing a bug in a project so that its failing tests "
