@@ -1,6 +1,6 @@
-"""The judge's question for a task that says a call raises: "... if the task says it raises an
-exception here, answer with the exception's name" (prompts.RAISES_JUDGE, today) against the
-value-only question every other task gets (prompts.JUDGE_ASK).
+"""The judge's question for a task that says a call raises: the value-only question every task
+gets (prompts.JUDGE_ASK, today) against one that goes on "If the task says the call raises an
+exception here, answer with the exception's name instead." (RAISES, below; tried, not adopted).
 
 Run: .venv/bin/python bench/raises_judge_ab.py docs/bench/task-trials/judge_questions.jsonl
          docs/bench/task-trials/tasks [--model qwen2.5-coder-1.5b]
@@ -10,8 +10,13 @@ class, its statements joined by "; ", as the probes write a sequence) and what i
 task: a value, or "raises SomeError". Each question is asked both ways, greedy, one engine slot,
 JUDGE_TOKENS, the order turned round per question. An answer is right as disputes.judge would
 count it for a side with that output (a value that compares equal; for a raise, the exception's
-name in the answer). Prints, per way, the answers right on calls that raise and on calls that
+name as a word). Prints, per way, the answers right on calls that raise and on calls that
 return, and the seconds a question.
+
+Measured (docs/bench/task-trials/raises-judge-ab.log, 22 questions, 11 on calls that raise):
+"raises" right on 3 raising calls and 7 returning ones, "value" on 2 and 7, at 2.6 s a question
+against 1.3. Not adopted: the 1.5B answers None, 0 or a value for most calls the task says
+raise, however asked.
 """
 
 from __future__ import annotations
@@ -27,16 +32,18 @@ from localcode.disputes import _loosely_equal, _matches
 from localcode.loop import JUDGE_TOKENS
 
 WAYS = ("raises", "value")
+RAISES = (
+    " If the task says the call raises an exception here, answer with the exception's name instead."
+)
 
 
 def question(way: str, task: str, call: str) -> list[prompts.Message]:
     asked = prompts.judge_prompt(task, call)
-    if way == "raises":
+    if way == "value":
         return asked
     content = asked[-1]["content"]
-    assert content.endswith(prompts.RAISES_JUDGE), "the task names no exception"
-    plain = content[: -len(prompts.RAISES_JUDGE)] + prompts.JUDGE_ASK
-    return [*asked[:-1], {**asked[-1], "content": plain}]
+    assert content.endswith(prompts.JUDGE_ASK), "prompts.judge_prompt no longer ends with JUDGE_ASK"
+    return [*asked[:-1], {**asked[-1], "content": content + RAISES}]
 
 
 def main() -> None:

@@ -46,9 +46,10 @@ def asserted_clause(content: str) -> str:
     return content.split(RAISES)[-1]  # what is asked, after the task
 
 
-def test_the_judge_may_answer_an_exception_only_where_the_task_speaks_of_one() -> None:
-    asking = prompts.judge_prompt(RAISES, "chunk([1], 0)")
-    assert "exception's name" in asking[-1]["content"]
-    assert prompts.kind_of(asking) == "judge"  # the mock and the echo plugin answer it as one
-    plain = prompts.judge_prompt(PLAIN, "chunk([1], 0)")[-1]["content"]
-    assert plain.endswith(prompts.JUDGE_ASK)
+def test_the_judge_is_asked_for_the_value_alone_either_way() -> None:
+    # a judge ask that allowed the exception's name was tried and not adopted
+    # (bench/raises_judge_ab.py): the question is the same for every task
+    for task in (RAISES, PLAIN):
+        asking = prompts.judge_prompt(task, "chunk([1], 0)")
+        assert asking[-1]["content"].endswith(prompts.JUDGE_ASK)
+        assert prompts.kind_of(asking) == "judge"

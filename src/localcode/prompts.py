@@ -28,18 +28,13 @@ FIX_ASK = (
     "the tests."
 )
 JUDGE_ASK = "Work out what the call returns for this task. Answer with the value only."
-# A task that says some call raises an exception gets tests that check it, and a judge that may
-# answer with one. Asked for tests that compare each call with its value, the 1.5B wrote
+# A task that says some call raises an exception gets tests that check it. Asked for tests that
+# compare each call with its value, the 1.5B wrote
 # `assert stack.top() == None` for a stack whose task says it raises IndexError when empty, and
 # `acc.withdraw(50)` on an empty account the task says must raise ValueError, then a balance.
 RAISES_TESTS = (
     " Where the task says a call raises an exception, check that instead: `with "
     "pytest.raises(ErrorName): call`{where}."
-)
-# (it goes on from JUDGE_ASK, so that kind_of knows it for the judge's)
-RAISES_JUDGE = (
-    f"{JUDGE_ASK} If the task says the call raises an exception here, answer with the "
-    "exception's name instead."
 )
 # An exception's name (ValueError, InsufficientFundsError), or a word for raising one, in any
 # case ("Raise an error if ...", "Throws if empty"), but not raising to a power ("raised to the
@@ -106,8 +101,8 @@ def tests_prompt(
 
 
 def names_exceptions(task: str) -> bool:
-    """Whether the task speaks of a call raising an exception (and so its tests and judge
-    should allow for one)."""
+    """Whether the task speaks of a call raising an exception (and so its tests should check
+    where it says one is raised)."""
     return _RAISES.search(task) is not None
 
 
@@ -155,8 +150,7 @@ def judge_prompt(task: str, call: str) -> list[Message]:
     """Ask what one call returns, given only the task: no program, no candidate answers."""
     *setup, last = call.split("; ")  # a class's method calls come as a sequence
     before = "After\n```python\n" + "\n".join(setup) + "\n```\n" if setup else ""
-    ask = RAISES_JUDGE if names_exceptions(task) else JUDGE_ASK
-    return _ask(task, f"{before}What does `{last}` return? {ask}")
+    return _ask(task, f"{before}What does `{last}` return? {JUDGE_ASK}")
 
 
 def edit_prompt(
