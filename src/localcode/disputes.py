@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
 from .backends import Message
-from .extract import literal_arguments, parse
+from .extract import compared_for_equality, literal_arguments, parse
 from .probes import behaviour, sequences, shown
 from .prompts import judge_prompt
 from .ranking import distinct, position
@@ -185,14 +185,8 @@ def _called(node: ast.AST, entry: str) -> ast.expr | None:
 
 def _compared(node: ast.AST) -> list[ast.expr]:
     """The two sides of `assert x == y`; empty for anything else."""
-    if not (
-        isinstance(node, ast.Assert)
-        and isinstance(node.test, ast.Compare)
-        and len(node.test.ops) == 1
-        and isinstance(node.test.ops[0], ast.Eq)
-    ):
-        return []
-    return [node.test.left, node.test.comparators[0]]
+    sides = compared_for_equality(node.test) if isinstance(node, ast.Assert) else None
+    return list(sides) if sides else []
 
 
 def _expected(node: ast.AST, call: ast.expr) -> str | None:

@@ -285,7 +285,7 @@ class _RaisesFromEquals(ast.NodeTransformer):
     fail it, and one that returned the class would pass)."""
 
     def visit_Assert(self, node: ast.Assert) -> ast.stmt:
-        sides = _compared_for_equality(node.test)
+        sides = compared_for_equality(node.test)
         if sides is None:
             return node
         for call, error in (sides, sides[::-1]):
@@ -299,7 +299,8 @@ class _RaisesFromEquals(ast.NodeTransformer):
         return node
 
 
-def _compared_for_equality(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+def compared_for_equality(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """The two sides of `x == y` (one comparison, nothing chained); None for anything else."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
         return test.left, test.comparators[0]
     return None
@@ -330,12 +331,7 @@ def _names_an_exception(node: ast.expr) -> bool:
 def _with_pytest(body: list[ast.stmt]) -> list[ast.stmt]:
     """The tests, importing pytest first where they use it (`pytest.raises`) and do not: a
     reply of bare asserts begins at its first assert, past any import."""
-    imported = {
-        (alias.asname or alias.name).split(".")[0]
-        for node in body
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for alias in node.names
-    }
+    imported = {name for node in body for name in _imported(node)}
     if "pytest" not in _names(body, ast.Load) or "pytest" in imported:
         return body
     future = 0  # `from __future__ import ...` must stay first
@@ -513,8 +509,15 @@ def bound_names(code: str, imports: bool = True) -> set[str]:
     for node in tree.body if tree else []:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and imports:
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(_imported(node) if imports else ())
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return names
+
+
+def _imported(node: ast.stmt) -> set[str]:
+    """The names an import statement binds (`import a.b` binds `a`); none for another statement."""
+    if not isinstance(node, (ast.Import, ast.ImportFrom)):
+        return set()
+    return {(a.asname or a.name).split(".")[0] for a in node.names}

@@ -29,9 +29,9 @@ FIX_ASK = (
 )
 JUDGE_ASK = "Work out what the call returns for this task. Answer with the value only."
 # A task that says some call raises an exception gets tests that check it. Asked for tests that
-# compare each call with its value, the 1.5B wrote
-# `assert stack.top() == None` for a stack whose task says it raises IndexError when empty, and
-# `acc.withdraw(50)` on an empty account the task says must raise ValueError, then a balance.
+# compare each call with its value, the 1.5B wrote `assert stack.top() == None` for a stack
+# whose task says it raises IndexError when empty, and `acc.withdraw(50)` on an empty account
+# the task says must raise ValueError, then a balance.
 RAISES_TESTS = (
     " Where the task says a call raises an exception, check that instead: `with "
     "pytest.raises(ErrorName): call`{where}."
