@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/task_trials.py docs/bench/task-trials/tasks --tag TAG
          [--out DIR] [--localcode "COMMAND"] [--score-only] [NAME ...]
+     .venv/bin/python bench/task_trials.py FOLDER [FOLDER ...] --jsonl FILE
 
 A folder of tasks: NAME.txt, the task as a user writes it (a sentence, a signature with a
 docstring, a class), and NAME_check.py, pytest tests of what the task states (its exceptions
@@ -13,6 +14,11 @@ check in the sandbox. Prints per task whether the check passed, whether a pass w
 score, rounds and seconds, then the totals: passed, claimed, false claims (claimed, and the
 check fails), seconds a task; --results keeps those rows with each run's tests and final code.
 
+--jsonl runs nothing: it writes the tasks of one or more folders as benchmark problems in
+HumanEval's JSONL format (task_id FOLDER/NAME; the check's test functions called from
+`check(candidate)`), for `localcode bench --problems FILE --strategies greedy,localcode`, which
+runs greedy beside the loop and reports passes, false claims, missed, time and tokens.
+
 Measured (docs/bench/task-trials/, 12 tasks whose text says some call raises an exception):
 see docs/BENCHMARKS.md, "Tasks that say a call raises".
 """
@@ -20,6 +26,7 @@ see docs/BENCHMARKS.md, "Tasks that say a call raises".
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import shlex
 import subprocess
@@ -27,7 +34,9 @@ import sys
 import time
 from pathlib import Path
 
+from localcode.errors import TaskError
 from localcode.sandbox import Limits, run_tests
+from localcode.task import parse_task
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,16 +87,66 @@ def score(name: str, tasks: Path, out: Path, tag: str) -> dict[str, object]:
     }
 
 
+def problem(task: Path) -> dict[str, str]:
+    """A task folder's NAME as one benchmark problem: its text is the prompt, the entry point
+    is what its right program (NAME_solution.py) defines last, else what localcode reads from
+    the text, and `check(candidate)` runs the check's test functions (which call the entry
+    point by its name, as the hidden test module holds the code's names)."""
+    text = task.read_text()
+    solution = task.parent / f"{task.stem}_solution.py"
+    defined = [
+        node.name
+        for node in (ast.parse(solution.read_text()).body if solution.is_file() else [])
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+    ]
+    entry = defined[-1] if defined else parse_task(text).entry_point
+    if entry is None:
+        raise TaskError(f"{task}: no function or class name found in the task")
+    check = (task.parent / f"{task.stem}_check.py").read_text()
+    names = [
+        node.name
+        for node in ast.parse(check).body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test")
+    ]
+    calls = "".join(f"    {n}()\n" for n in names)
+    return {
+        "task_id": f"{task.parent.name}/{task.stem}",
+        "prompt": text,
+        "entry_point": entry,
+        "test": f"{check.rstrip()}\n\n\ndef check(candidate):\n{calls}",
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tasks", type=Path, help="a folder of NAME.txt and NAME_check.py")
     ap.add_argument("names", nargs="*", help="the tasks to run (default: every one)")
-    ap.add_argument("--tag", required=True, help="names this run's files (base, new, ...)")
+    ap.add_argument("--tag", help="names this run's files (base, new, ...)")
+    ap.add_argument("--jsonl", type=Path, help="write the folders' tasks as bench problems")
     ap.add_argument("--out", type=Path, help="where the replies go (default: the tasks folder)")
     ap.add_argument("--localcode", default=f"{ROOT}/.venv/bin/localcode", help="the command")
     ap.add_argument("--score-only", action="store_true", help="run nothing; score what is kept")
     ap.add_argument("--results", type=Path, help="also write the rows here (JSONL, replaced)")
     args = ap.parse_intermixed_args()
+    if args.jsonl:  # the positional names are more task folders
+        folders = [args.tasks, *map(Path, args.names)]
+        tasks = [
+            t
+            for f in folders
+            for t in sorted(f.glob("*.txt"))
+            if (f / f"{t.stem}_check.py").is_file()
+        ]
+        if not tasks:
+            sys.exit(f"error: no NAME.txt with a NAME_check.py in {', '.join(map(str, folders))}")
+        try:
+            problems = [problem(t) for t in tasks]
+        except TaskError as e:
+            sys.exit(f"error: {e}")
+        args.jsonl.write_text("".join(json.dumps(p) + "\n" for p in problems))
+        print(f"{len(problems)} problems written to {args.jsonl}")
+        return
+    if not args.tag:
+        sys.exit("error: --tag names the run (or --jsonl FILE writes the tasks as problems)")
     names = args.names or sorted(
         p.stem for p in args.tasks.glob("*.txt") if (args.tasks / f"{p.stem}_check.py").is_file()
     )

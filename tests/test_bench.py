@@ -15,8 +15,10 @@ import pytest
 from localcode.backends.local import LocalOptions
 from localcode.backends.mock import MockBackend
 from localcode.bench import load_problems, run_bench
+from localcode.bench.judge import judge
 from localcode.config import AgentConfig
 from localcode.errors import BackendUnavailable, UsageError
+from localcode.sandbox import Limits
 
 # The mock's scripted code is always second_largest_unique: right for SOLVED (given its best
 # candidate), wrong for UNSOLVED, whose hidden test the mock's own tests never look at.
@@ -486,3 +488,28 @@ def test_only_localcodes_lines_depend_on_the_examples_setting(
     # localcode's does not
     refused = bench(*args, "--strategies", "localcode")
     assert refused.returncode == 2 and "examples: False then True" in refused.stderr
+
+
+def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_path: Path) -> None:
+    """The task folders under docs/bench/task-trials, written as problems by
+    bench/task_trials.py --jsonl: each task's right program passes its hidden check through
+    the bench's own judge, and a program that defines nothing fails it."""
+    root = Path(__file__).resolve().parent.parent
+    trials = root / "docs" / "bench" / "task-trials"
+    folders = [trials / "tasks", trials / "tasks2"]
+    out = tmp_path / "trials.jsonl"
+    script = root / "bench" / "task_trials.py"
+    done = subprocess.run(
+        [sys.executable, str(script), *map(str, folders), "--jsonl", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    problems = load_problems(out)
+    assert len(problems) == sum(len(list(f.glob("*_check.py"))) for f in folders) >= 28
+    limits = Limits(timeout=30)
+    for p in problems:
+        folder, name = p.task_id.split("/")
+        right = (trials / folder / f"{name}_solution.py").read_text()
+        assert judge(p, right, limits).all_passed, p.task_id
+        assert not judge(p, "def nothing():\n    pass\n", limits).all_passed, p.task_id

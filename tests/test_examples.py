@@ -383,3 +383,28 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     given = "Given a `Node` class for a linked list, write `reverse(head)`."
     assert parse_task(given).entry_point == "reverse"  # a class the task uses, not asks for
     assert parse_task("Write a class for word counts: `count(text)`.").entry_point == "count"
+
+
+def test_a_class_given_as_code_names_the_class_not_its_last_method() -> None:
+    skeleton = (
+        "class Store:\n"
+        '    """A key-value store."""\n\n'
+        "    def set(self, key, value) -> int:\n"
+        '        """Store value; return its version."""\n\n'
+        "    def get(self, key, version=None):\n"
+        '        """The value as of `version`; `get(key)` is the current one."""\n'
+    )
+    task = parse_task(skeleton)
+    assert (task.entry_point, task.is_signature, task.is_class) == ("Store", True, True)
+    # the same inside prose: the class, though a docstring shows `get(key)` in backticks
+    fenced = parse_task(f"Implement this class:\n\n```python\n{skeleton}```\n")
+    assert (fenced.entry_point, fenced.is_signature) == ("Store", False)
+    node = "class Node:\n    def __init__(self, val):\n        self.val = val\n"
+    # a function after a class it uses; a function asked for in prose around the class's code
+    after = node + '\n\ndef reverse(head: Node) -> Node:\n    """Reverse the list."""\n'
+    assert parse_task(after).entry_point == "reverse"
+    given = f"Given this class:\n```python\n{node}```\nwrite `reverse(head)` to reverse a list."
+    assert parse_task(given).entry_point == "reverse"
+    # a helper nested in a function is not the function
+    nested = 'def outer(xs):\n    """Sum."""\n    def inner(x):\n        return x\n'
+    assert parse_task(nested).entry_point == "outer"

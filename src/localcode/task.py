@@ -22,7 +22,8 @@ _CLASS_ASKED = re.compile(
     rf"\b(?i:write|implement|design|create|build|define|make|code)\b[^.\n`]*?(?:{_CLASS.pattern})"
 )
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
-_DEF = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.M)
+# a definition at the start of a line, with its indent: `def f(`, `async def f(`, `class C:`
+_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)\s*[(:]", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
 _ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
 # a call's name (not a method's), then what may follow its closing parenthesis when an example
@@ -50,13 +51,23 @@ class Task:
 
 
 def parse_task(text: str, entry_point: str | None = None) -> Task:
-    """Validate a task and find its entry point (last `def` of a signature, or a `name(` in backticks)."""
+    """Validate a task and find its entry point: the last outermost `def` or `class` of its
+    code (a signature, a class skeleton), else a `name(` in backticks, a class it asks for,
+    or the function its example lines call."""
     if not text or not text.strip():
         raise TaskError("The task is empty; pass --task 'what to write' or --task-file FILE.")
     text = text.strip("\n")
-    defs = _DEF.findall(text)
-    if defs:
-        return Task(text, entry_point or defs[-1], is_signature=_looks_like_code(text))
+    definitions = _DEF.findall(text)
+    if definitions:
+        is_code = _looks_like_code(text)
+        kind, last = _last_definition(definitions)
+        if kind == "class" and not is_code:
+            # prose around a class's code: a function it asks for in backticks and does not
+            # define ("given this class, write `reverse(head)`") before the class
+            defined = {n for _, _, n in definitions}
+            calls = (m.group(1) for m in _BACKTICK_CALL.finditer(text))
+            last = next((c for c in calls if c not in defined), last)
+        return Task(text, entry_point or last, is_signature=is_code)
     # a class the task asks to be written, before any call in backticks ("write a class
     # `LRUCache` with `get(key)`"); a class it only uses ("given a `Node` class, write
     # `reverse(head)`") gives way to the call
@@ -67,6 +78,14 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
         found = call or _CLASS.search(text)
     name = next((g for g in found.groups() if g), None) if found else None
     return Task(text, entry_point or name or _example_name(text))
+
+
+def _last_definition(found: list[tuple[str, str, str]]) -> tuple[str, str]:
+    """Of the definitions _DEF found (indent, kind, name), the last at the outermost indent:
+    a class's methods are not what a task asks for (a class skeleton names its class), and a
+    function given after a class it uses names the function."""
+    outer = min(len(indent.expandtabs()) for indent, _, _ in found)
+    return next((k, n) for i, k, n in reversed(found) if len(i.expandtabs()) == outer)
 
 
 def _example_name(text: str) -> str | None:
@@ -133,7 +152,7 @@ def _preamble(task: Task) -> list[tuple[set[str], str]]:
     pieces = []
     for node in tree.body if tree else []:
         if (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
             and node.name == task.entry_point
         ):
             continue
