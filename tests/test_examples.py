@@ -15,7 +15,7 @@ from localcode.bench.problems import load_problems
 from localcode.examples import example_tests
 from localcode.extract import test_names as names_in
 from localcode.sandbox import Limits, run_tests
-from localcode.task import parse_task
+from localcode.task import parse_task, with_preamble
 
 SIGNATURE = '''def shout(word: str, times: int = 1) -> str:
     """Upper-case `word`, repeated.
@@ -398,7 +398,7 @@ def test_a_class_given_as_code_names_the_class_not_its_last_method() -> None:
     assert (task.entry_point, task.is_signature, task.is_class) == ("Store", True, True)
     # the same inside prose: the class, though a docstring shows `get(key)` in backticks
     fenced = parse_task(f"Implement this class:\n\n```python\n{skeleton}```\n")
-    assert (fenced.entry_point, fenced.is_signature) == ("Store", False)
+    assert (fenced.entry_point, fenced.code) == ("Store", skeleton.strip())
     node = "class Node:\n    def __init__(self, val):\n        self.val = val\n"
     # a function after a class it uses; a function asked for in prose around the class's code
     after = node + '\n\ndef reverse(head: Node) -> Node:\n    """Reverse the list."""\n'
@@ -408,3 +408,36 @@ def test_a_class_given_as_code_names_the_class_not_its_last_method() -> None:
     # a helper nested in a function is not the function
     nested = 'def outer(xs):\n    """Sum."""\n    def inner(x):\n        return x\n'
     assert parse_task(nested).entry_point == "outer"
+
+
+def test_a_signature_fenced_in_prose_is_read_as_the_signature() -> None:
+    code = (
+        "from typing import List\n\n"
+        "def split_amount(total: int, n: int) -> List[int]:\n"
+        '    """Split total into n parts that differ by at most 1, larger parts first.\n\n'
+        "    >>> split_amount(10, 3)\n"
+        "    [4, 3, 3]\n"
+        '    """\n'
+    )
+    task = parse_task(f"Implement this function:\n\n```python\n{code}```\n\nKeep it short.\n")
+    assert (task.entry_point, task.is_signature, task.code) == ("split_amount", True, code.strip())
+    # its example: before, the docstring's closing quotes and the fence were read as lines of
+    # the result, and the task had none
+    tests = example_tests(task)
+    assert tests is not None and "assert split_amount(10, 3) == [4, 3, 3]" in tests
+    # and what it imports goes in front of code that lacks it, as for a signature given bare
+    assert with_preamble(task, "def split_amount(t, n):\n    return []\n").startswith(
+        "from typing import List"
+    )
+    # a fence that does not define the function asked for is no signature
+    given = "Given\n```python\nclass Node:\n    pass\n```\nwrite `size(node)`."
+    assert (parse_task(given).entry_point, parse_task(given).is_signature) == ("size", False)
+
+
+def test_a_doctest_result_ends_at_the_docstring_or_fence_that_follows_it() -> None:
+    # prose around code that does not parse: the examples are read from the text itself
+    text = "Write f:\n```\ndef f(x) -> int\n    '''\n    >>> f(2)\n    4\n    '''\n```\n"
+    task = parse_task(text)
+    assert task.entry_point == "f" and not task.is_signature
+    tests = example_tests(task)
+    assert tests is not None and "assert f(2) == 4" in tests

@@ -107,7 +107,7 @@ def _function(task: Task) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The entry point's definition at the top level of a signature task, if there is one."""
     if not task.is_signature:
         return None
-    tree = parse(task.text) or parse(task.text + "\n    pass\n")
+    tree = parse(task.code) or parse(task.code + "\n    pass\n")
     for node in tree.body if tree else []:
         if (
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -132,8 +132,8 @@ def _doctest_examples(text: str, name: str) -> list[_Example]:
         source = stripped[3:].strip()
         shown_lines = []
         for follow in lines[i + 1 : i + 6]:
-            if not follow.strip() or follow.strip().startswith(">>>"):
-                break
+            if not follow.strip() or follow.strip().startswith((">>>", '"""', "'''", "```")):
+                break  # the result ends at a blank line, the next example, or the docstring
             shown_lines.append(follow.strip())
         shown = "\n".join(shown_lines)
         want = _literal(shown) if len(shown) <= MAX_RESULT else _NOTHING

@@ -7,6 +7,7 @@ import builtins
 import itertools
 import re
 import sys
+import textwrap
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ _CLASS_ASKED = re.compile(
 )
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 # a definition at the start of a line, with its indent: `def f(`, `async def f(`, `class C:`
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)\s*[(:]", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
 _ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
@@ -42,7 +44,14 @@ class Task:
 
     text: str
     entry_point: str | None = None
-    is_signature: bool = False  # given as code: a signature with a docstring
+    # the task's code, a signature with a docstring (or a class's): the whole text when it is
+    # code, or the fenced block of a task that wraps it in prose and defines the entry point
+    code: str = ""
+
+    @property
+    def is_signature(self) -> bool:
+        """The task gives the entry point as code."""
+        return bool(self.code)
 
     @property
     def is_class(self) -> bool:
@@ -67,7 +76,8 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
             defined = {n for _, _, n in definitions}
             calls = (m.group(1) for m in _BACKTICK_CALL.finditer(text))
             last = next((c for c in calls if c not in defined), last)
-        return Task(text, entry_point or last, is_signature=is_code)
+        entry = entry_point or last
+        return Task(text, entry, code=text if is_code else _fenced_definition(text, entry))
     # a class the task asks to be written, before any call in backticks ("write a class
     # `LRUCache` with `get(key)`"); a class it only uses ("given a `Node` class, write
     # `reverse(head)`") gives way to the call
@@ -78,6 +88,25 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
         found = call or _CLASS.search(text)
     name = next((g for g in found.groups() if g), None) if found else None
     return Task(text, entry_point or name or _example_name(text))
+
+
+# a fenced block of code in a task's prose: ```python ... ``` (or ```py, or no language)
+_FENCE = re.compile(r"^[ \t]*```[ \t]*(?:python3?|py)?[ \t]*\n(.*?)^[ \t]*```", re.M | re.S)
+
+
+def _fenced_definition(text: str, name: str) -> str:
+    """The first fenced block of `text` that is code defining `name` at its top level ("" if
+    none): "Implement this function:" and a ```python block read as the signature they give
+    (its docstring's examples, its imports), and not a docstring's closing quotes and the fence
+    taken for lines of an example's result."""
+    for block in _FENCE.finditer(text):
+        code = textwrap.dedent(block.group(1)).strip("\n")
+        tree = parse(code) or parse(code + "\n    pass\n")
+        top = tree.body if tree else []
+        defined = (n.name for n in top if isinstance(n, _DEFINITIONS))
+        if name in defined:
+            return code
+    return ""
 
 
 def _last_definition(found: list[tuple[str, str, str]]) -> tuple[str, str]:
@@ -144,17 +173,14 @@ def with_preamble(task: Task, code: str) -> str:
 
 def _preamble(task: Task) -> list[tuple[set[str], str]]:
     """Top-level statements of a signature task other than the entry point: (names, source)."""
-    tree = parse(task.text)
-    source = task.text
+    tree = parse(task.code)
+    source = task.code
     if tree is None:
-        source = task.text + "\n    pass\n"
+        source = task.code + "\n    pass\n"
         tree = parse(source)
     pieces = []
     for node in tree.body if tree else []:
-        if (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and node.name == task.entry_point
-        ):
+        if isinstance(node, _DEFINITIONS) and node.name == task.entry_point:
             continue
         if isinstance(node, ast.Expr):  # a module docstring or a stray expression
             continue
