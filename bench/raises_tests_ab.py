@@ -23,6 +23,7 @@ import ast
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,37 @@ def write(
     if style == "functions" and (reply.finish_reason == "length" or looping(text)):
         text = without_unfinished_test(text)
     return {"reply": text, "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def row_of(task: Any) -> tuple[str | None, str]:
+    """The entry point and the tests style the loop uses for a task."""
+    return task.entry_point, "functions" if task.is_class else "asserts"
+
+
+def write_rows(
+    keys: list[str],
+    out: Path,
+    model: str,
+    row: Callable[[LocalBackend, int, str], dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """`row(backend, i, key)` for each key, on one warm engine slot, each appended to `out` as
+    it comes; the rows by key."""
+    rows: dict[str, dict[str, Any]] = {}
+    if not keys:
+        return rows
+    out.parent.mkdir(parents=True, exist_ok=True)
+    backend = LocalBackend(models.installed_path(model), slots=1)
+    try:
+        backend.complete([{"role": "user", "content": "hi"}], n=1, max_tokens=4)  # warm
+        with out.open("a") as f:
+            for i, key in enumerate(keys):
+                rows[key] = row(backend, i, key)
+                f.write(json.dumps(rows[key]) + "\n")
+                f.flush()
+                print(key, "written", flush=True)
+    finally:
+        backend.close()
+    return rows
 
 
 def cases(reply: str, entry: str | None, solution: str) -> dict[str, int]:
@@ -118,26 +150,17 @@ def main() -> None:
     if args.out.exists():
         done = {r["task"]: r for r in map(json.loads, args.out.read_text().splitlines())}
     todo = [n for n in names if n not in done]
-    if todo:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        backend = LocalBackend(models.installed_path(args.model), slots=1)
-        try:
-            backend.complete([{"role": "user", "content": "hi"}], n=1, max_tokens=4)  # warm
-            with args.out.open("a") as f:
-                for i, name in enumerate(todo):
-                    task = parse_task((args.tasks / f"{name}.txt").read_text())
-                    style = "functions" if task.is_class else "asserts"
-                    row: dict[str, Any] = {"task": name, "entry": task.entry_point}
-                    k = i % len(PROMPTS)
-                    for p in [*PROMPTS[k:], *PROMPTS[:k]]:
-                        msgs = messages(p, task.text, task.entry_point, style)
-                        row[p] = write(backend, msgs, task.entry_point, style)
-                    f.write(json.dumps(row) + "\n")
-                    f.flush()
-                    done[name] = row
-                    print(name, "written", flush=True)
-        finally:
-            backend.close()
+
+    def both(backend: LocalBackend, i: int, name: str) -> dict[str, Any]:
+        task = parse_task((args.tasks / f"{name}.txt").read_text())
+        style = "functions" if task.is_class else "asserts"
+        row: dict[str, Any] = {"task": name, "entry": task.entry_point}
+        k = i % len(PROMPTS)
+        for p in [*PROMPTS[k:], *PROMPTS[:k]]:
+            row[p] = write(backend, messages(p, task.text, task.entry_point, style), *row_of(task))
+        return row
+
+    done.update(write_rows(todo, args.out, args.model, both))
     print(f"\n{len(names)} tasks, greedy, one engine slot")
     for p in PROMPTS:
         tally = {"cases": 0, "right": 0, "raises": 0, "raises_right": 0, "as_equals": 0}

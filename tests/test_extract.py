@@ -183,6 +183,76 @@ def test_a_call_compared_with_an_exception_class_expects_the_raise() -> None:
     assert [r.passed for r in run.results] == [False, True, False, False]
 
 
+UNITTEST_REPLY = """```python
+import unittest
+
+class TestLimiter(unittest.TestCase):
+    def setUp(self):
+        self.rl = Limiter(2)
+
+    def test_allows_up_to_the_limit(self):
+        \"\"\"Two calls pass, the third does not.\"\"\"
+        self.assertTrue(self.rl.allow())
+        self.assertEqual(self.rl.allow(), True, "second")
+        self.assertFalse(self.rl.allow())
+        self.assertIsNone(self.rl.last)
+
+    def test_bad_limit(self):
+        with self.assertRaises(ValueError):
+            Limiter(-1)
+        self.assertRaises(ValueError, Limiter, 0)
+        self.assertAlmostEqual(Limiter(1).rate, 0.1 + 0.2 - 0.2)
+        self.assertIn("Limiter", repr(self.rl))
+
+    def test_uses_a_helper(self):
+        self.check(3)
+
+    def check(self, n):
+        self.assertEqual(Limiter(n).limit, n)
+
+class TestPlain:
+    def test_allows_up_to_the_limit(self):
+        assert Limiter(1).allow() is True
+
+if __name__ == "__main__":
+    unittest.main()
+```"""
+LIMITER = """class Limiter:
+    def __init__(self, limit):
+        if limit < 1:
+            raise ValueError(limit)
+        self.limit, self.used, self.last, self.rate = limit, 0, None, 0.1
+    def allow(self):
+        self.used += 1
+        return self.used <= self.limit
+    def __repr__(self):
+        return f"Limiter({self.limit})"
+"""
+
+
+def test_a_unittest_class_of_tests_becomes_plain_test_functions() -> None:
+    # asked for a class's tests, the 1.5B often writes a unittest class: read as it was, that
+    # reply held no test, and the model was asked again (a second reply, at 0.7)
+    tests = extract_tests(UNITTEST_REPLY, "Limiter")
+    # setUp's lines open each test, `self.rl` is a local, each assertion the assert it checks;
+    # a method that calls a helper of its class is left out; names stay apart
+    assert extract.test_names(tests) == [
+        "test_allows_up_to_the_limit",
+        "test_bad_limit",
+        "test_allows_up_to_the_limit_2",
+    ]
+    assert "rl = Limiter(2)\n    assert rl.allow()\n    assert rl.allow() == True\n" in tests
+    assert "with pytest.raises(ValueError):\n        Limiter(0)" in tests and "self" not in tests
+    assert run_tests(LIMITER, tests, Limits(timeout=20)).passed == 3
+    wrong = LIMITER.replace("<= self.limit", "< self.limit").replace("limit < 1", "limit < 0")
+    run = run_tests(wrong, tests, Limits(timeout=20))
+    assert [r.passed for r in run.results] == [False, False, False]
+    # a reply being written counts them as cases once the class is finished
+    written = UNITTEST_REPLY[: UNITTEST_REPLY.index("class TestPlain")]
+    assert not extract.cases_written(written, "Limiter", 2)
+    assert extract.cases_written(written + "class TestPlain:\n", "Limiter", 2)
+
+
 def test_a_setup_line_goes_with_every_case_that_reads_what_it_binds() -> None:
     reply = (
         "xs = sorted([3, 1, 2])\nassert f(xs) == 1\nys = list(xs) + [9]\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import importlib.util
 import re
 
@@ -353,9 +354,148 @@ def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
             out += _top_level(node.body)
         elif isinstance(node, ast.Try) and any(_swallows(h) for h in node.handlers):
             out += _top_level(node.body + node.finalbody)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            out += test_functions(node, {n.name for n in out if isinstance(n, ast.FunctionDef)})
         else:
             out.append(node)
     return out
+
+
+# unittest's assertions as the plain asserts they check (msg arguments dropped)
+_COMPARISONS: dict[str, type[ast.cmpop]] = {
+    **dict.fromkeys(
+        ("Equal", "Equals", "ListEqual", "TupleEqual", "DictEqual", "SetEqual", "SequenceEqual"),
+        ast.Eq,
+    ),
+    "MultiLineEqual": ast.Eq,
+    "NotEqual": ast.NotEq,
+    "Is": ast.Is,
+    "IsNot": ast.IsNot,
+    "In": ast.In,
+    "NotIn": ast.NotIn,
+    "Greater": ast.Gt,
+    "GreaterEqual": ast.GtE,
+    "Less": ast.Lt,
+    "LessEqual": ast.LtE,
+}
+_ONE_ARGUMENT = {"True", "False", "IsNone", "IsNotNone"}
+
+
+class _NotPlain(Exception):
+    """A test method that uses what has no plain-assert form here (a helper method of its class)."""
+
+
+def test_functions(cls: ast.ClassDef, taken: set[str]) -> list[ast.stmt]:
+    """A test class as top-level test functions: unittest's (`self.assertEqual(a, b)`, `with
+    self.assertRaises(E):`, a `setUp` that sets `self.x`) or pytest's (`def test_x(self):`
+    with plain asserts). Each `test*` method becomes `def test...():` with setUp's statements
+    first, `self.x` read as a local `x`, and each assertion as the assert it checks. A small
+    model asked for a class's tests often writes a unittest class; read as it was, such a reply
+    held no test, and the model was asked again. A method that calls a helper of its class is
+    left out; the class's other methods, and the class itself, are dropped."""
+    methods = [n for n in cls.body if isinstance(n, ast.FunctionDef)]
+    helpers = {m.name for m in methods if not m.name.startswith("test") and m.name != "setUp"}
+    setup = next((m.body for m in methods if m.name == "setUp"), [])
+    out: list[ast.stmt] = []
+    for method in methods:
+        if not method.name.startswith("test"):
+            continue
+        name, i = method.name, 2
+        while name in taken:
+            name, i = f"{method.name}_{i}", i + 1
+        try:
+            statements = copy.deepcopy([*setup, *method.body])  # setUp's serve every method
+            body = [_Plain(helpers).visit(s) for s in statements if not _docstring(s)]
+        except _NotPlain:
+            continue
+        taken.add(name)
+        func = ast.parse(f"def {name}():\n    pass\n").body[0]
+        assert isinstance(func, ast.FunctionDef)
+        func.body = body or func.body
+        out.append(ast.fix_missing_locations(ast.copy_location(func, method)))
+    return out
+
+
+def _docstring(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
+
+
+class _Plain(ast.NodeTransformer):
+    """A unittest method's statements as a plain function's (see test_functions)."""
+
+    def __init__(self, helpers: set[str]) -> None:
+        self.helpers = helpers
+
+    def visit_Expr(self, node: ast.Expr) -> ast.stmt:
+        call = node.value
+        kind = _assertion(call)
+        if kind is None or not isinstance(call, ast.Call):
+            return self.generic_visit(node)  # type: ignore[return-value]
+        args = [self.visit(a) for a in call.args]
+        if kind in ("Raises", "RaisesRegex") and len(args) >= 2:
+            # self.assertRaises(E, f, x) calls f(x) inside the check
+            raised = ast.Call(func=args[1], args=args[2:], keywords=[])
+            return ast.With(items=[ast.withitem(_raises(args[0]))], body=[ast.Expr(raised)])
+        if kind in _COMPARISONS and len(args) >= 2:
+            test: ast.expr = ast.Compare(args[0], [_COMPARISONS[kind]()], [args[1]])
+        elif kind in _ONE_ARGUMENT and args:
+            test = {
+                "True": args[0],
+                "False": ast.UnaryOp(ast.Not(), args[0]),
+                "IsNone": ast.Compare(args[0], [ast.Is()], [ast.Constant(None)]),
+                "IsNotNone": ast.Compare(args[0], [ast.IsNot()], [ast.Constant(None)]),
+            }[kind]
+        elif kind == "AlmostEqual" and len(args) >= 2:
+            places = args[2] if len(args) > 2 else ast.Constant(7)
+            diff = ast.BinOp(args[0], ast.Sub(), args[1])
+            rounded = ast.Call(ast.Name("round", ast.Load()), [diff, places], [])
+            test = ast.Compare(rounded, [ast.Eq()], [ast.Constant(0)])
+        elif kind == "IsInstance" and len(args) >= 2:
+            test = ast.Call(ast.Name("isinstance", ast.Load()), args[:2], [])
+        else:
+            raise _NotPlain(kind)
+        return ast.Assert(test=test, msg=None)
+
+    def visit_withitem(self, node: ast.withitem) -> ast.withitem:
+        kind = _assertion(node.context_expr)
+        if kind in ("Raises", "RaisesRegex") and isinstance(node.context_expr, ast.Call):
+            return ast.withitem(_raises(self.visit(node.context_expr.args[0])))
+        if kind is not None:
+            raise _NotPlain(kind)
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            if node.attr in self.helpers or node.attr.startswith("assert"):
+                raise _NotPlain(node.attr)
+            return ast.copy_location(ast.Name(node.attr, type(node.ctx)()), node)
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id == "self":
+            raise _NotPlain("self")
+        return node
+
+
+def _assertion(node: ast.expr) -> str | None:
+    """ "Equal" for `self.assertEqual(...)`, and so on; None for any other expression."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return None
+    func = node.func
+    mine = isinstance(func.value, ast.Name) and func.value.id == "self"
+    return func.attr.removeprefix("assert") if mine and func.attr.startswith("assert") else None
+
+
+def _raises(error: ast.expr) -> ast.Call:
+    return ast.Call(
+        func=ast.Attribute(ast.Name("pytest", ast.Load()), "raises", ast.Load()),
+        args=[error],
+        keywords=[],
+    )
 
 
 def _swallows(handler: ast.ExceptHandler) -> bool:
