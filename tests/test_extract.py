@@ -345,6 +345,26 @@ def test_a_reply_going_round_in_a_loop_is_seen_once_its_cycle_came_round_eight_t
     assert not extract.looping("")
 
 
+def test_a_parametrize_list_that_runs_on_is_seen_once_32_rows_of_one_shape_are_written() -> None:
+    # the 1.5B, asked for an LRU cache's tests: (2, 'a', 1, 1), (2, 'b', 2, 2), ... to its limit
+    head = '```python\nimport pytest\n\n@pytest.mark.parametrize("cap, key, value", [\n'
+    rows = "".join(
+        f"    ({i % 3}, '{chr(97 + i % 26)}', {i}, {i % 2 == 0})," + "\n" for i in range(40)
+    )
+    lines = rows.splitlines(keepends=True)
+    assert not extract.looping(head + "".join(lines[: extract.LOOP_LINES - 1]))
+    assert extract.looping(head + "".join(lines[: extract.LOOP_LINES]))
+    # the same rows as statements, not inside an open bracket, are no loop; nor rows of
+    # different shapes, nor a list closed among them
+    assert not extract.looping("x = 1\n" + rows.replace(",\n", "\n"))
+    mixed = "".join(f"    ({i}, {'[1]' if i % 2 else 2}),\n" for i in range(40))
+    assert not extract.looping(head + mixed)
+    closed = "".join(lines[:20]) + "])\n" + "".join(lines[20:])
+    assert not extract.looping(head + closed)
+    # brackets inside strings neither open nor close one
+    assert not extract.looping("x = '(['\n" + rows)
+
+
 def test_a_cut_reply_of_test_functions_loses_the_one_it_was_writing() -> None:
     cut = "```python\nimport pytest\n\ndef test_case_1():\n    assert f(1) == 2\n\n"
     cut += "async def test_case_2():\n    assert f(2) == 3\n\ndef test_case_3():\n    x = 1\n"

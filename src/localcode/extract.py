@@ -212,15 +212,46 @@ _TEST_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+test", re.M)
 def looping(reply: str) -> bool:
     """Whether a reply being written has fallen into a loop: its last LOOP_LINES complete lines
     repeat one cycle of at most LOOP_PERIOD lines (a small model writing a test can push the
-    same three values until its token limit). A test someone writes by hand does not repeat
-    itself eight times over (24 equal rows of a grid would pass)."""
-    done = _finished_lines(reply).splitlines()[-LOOP_LINES:]
+    same three values until its token limit), or are rows of one shape inside a bracket left
+    open before them (a `pytest.mark.parametrize` list that runs on: `(2, 'a', 1, 1),`,
+    `(2, 'b', 2, 2),`, ... until the limit). A test someone writes by hand does not repeat
+    itself eight times over (24 equal rows of a grid would pass), nor lists 32 rows of one shape
+    for five cases; 32 statements of one shape (`s.push(0)` ... `s.push(31)`) are no loop."""
+    lines = _finished_lines(reply).splitlines()
+    done = lines[-LOOP_LINES:]
     if len(done) < LOOP_LINES:
         return False
     return any(
         all(done[i] == done[i - period] for i in range(period, LOOP_LINES))
         for period in range(1, LOOP_PERIOD + 1)
-    )
+    ) or _rows_running_on(lines[:-LOOP_LINES], done)
+
+
+_STRING = re.compile(r"'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_CONSTANT = re.compile(r"\b(?:True|False|None)\b")
+
+
+def _rows_running_on(before: list[str], rows: list[str]) -> bool:
+    """Whether `rows` all have one shape (the same text once strings, numbers, True, False and
+    None are put aside) and stay inside a bracket that the lines `before` them left open."""
+    shapes = {_CONSTANT.sub("B", _NUMBER.sub("N", _STRING.sub("S", r))).strip() for r in rows}
+    if len(shapes) != 1 or not shapes.pop():
+        return False
+    depth = open_at = _depth("\n".join(before))
+    if open_at < 1:
+        return False
+    for row in rows:
+        depth += _depth(row)
+        if depth < open_at:
+            return False
+    return True
+
+
+def _depth(text: str) -> int:
+    """Brackets opened less those closed, outside strings."""
+    bare = _STRING.sub("S", text)
+    return sum(bare.count(c) for c in "([{") - sum(bare.count(c) for c in ")]}")
 
 
 def without_unfinished_test(reply: str) -> str:

@@ -685,7 +685,10 @@ class _Run:
         if reply.finish_reason == "length":
             return f"was cut at {budget} tokens"
         if looping(reply.text):
-            return "went round in a loop (the same lines over and over) and was stopped there"
+            return (
+                "went round in a loop (the same lines, or rows of one shape, over and over) "
+                "and was stopped there"
+            )
         return ""
 
     # --- rounds ------------------------------------------------------------------------
