@@ -74,6 +74,20 @@ def test_tests_that_import_the_function_from_a_placeholder_module_test_the_candi
     assert run.error is None and (run.passed, run.total) == (2, 2)
 
 
+def test_a_class_imported_as_if_it_were_a_module_is_the_candidates() -> None:
+    # the 1.5B's tests for a VersionedStore class began `import VersionedStore`: every test
+    # failed at import, three rounds long
+    reply = (
+        "```python\nimport VersionedStore, math\nimport VersionedStore as VS\n\n"
+        "def test_case_1():\n    assert VS().get(math.floor(1.5)) is None\n```"
+    )
+    tests = extract_tests(reply, "VersionedStore")
+    assert "import VersionedStore" not in tests and "VS = VersionedStore" in tests
+    code = "class VersionedStore:\n    def get(self, key):\n        return None\n"
+    run = run_tests(code, tests, Limits(timeout=10))
+    assert run.error is None and (run.passed, run.total) == (1, 1)
+
+
 def test_names_imported_from_a_module_that_does_not_exist_come_from_the_candidate() -> None:
     """`from your_module import f, helper` or `import *` from it: the module is the model's name
     for the code under test, so every name in it is the candidate's."""

@@ -295,7 +295,7 @@ def _tests_from(tree: ast.Module, drop: set[str]) -> str:
             ordered.append(node)
             head.append(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            kept = _without_own_names(node, drop) if isinstance(node, ast.ImportFrom) else [node]
+            kept = _without_own_names(node, drop)
             ordered += kept
             head += kept
         else:
@@ -632,15 +632,20 @@ def _case(index: int, body: list[ast.stmt]) -> ast.stmt:
     return func
 
 
-def _without_own_names(node: ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:
+def _without_own_names(node: ast.Import | ast.ImportFrom, drop: set[str]) -> list[ast.stmt]:
     """The import without the names the runner provides (all of `solution`'s, and all of a module
     that does not exist here, which can only be the model's name for the code under test:
-    `from your_module import f, helper`; those in `drop` from anywhere); `f as g` of those
-    becomes `g = f`."""
-    placeholder = node.module == "solution" or _missing_module(node)
-    own = [a for a in node.names if placeholder or a.name in drop]
-    rest = [a for a in node.names if a not in own]
-    out: list[ast.stmt] = [ast.ImportFrom(node.module, rest, node.level)] if rest else []
+    `from your_module import f, helper`; those in `drop` from anywhere, and `import Stack` of the
+    class under test, as if it were a module); `f as g` of those becomes `g = f`."""
+    if isinstance(node, ast.Import):
+        own = [a for a in node.names if a.name in drop]
+        rest = [a for a in node.names if a not in own]
+        out: list[ast.stmt] = [ast.Import(rest)] if rest else []
+    else:
+        placeholder = node.module == "solution" or _missing_module(node)
+        own = [a for a in node.names if placeholder or a.name in drop]
+        rest = [a for a in node.names if a not in own]
+        out = [ast.ImportFrom(node.module, rest, node.level)] if rest else []
     for a in own:
         if a.asname and a.asname != a.name and a.name != "*":
             out.append(ast.Assign([ast.Name(a.asname, ast.Store())], ast.Name(a.name, ast.Load())))
