@@ -27,17 +27,14 @@ rounds (`--code` still gets half fixes: fixes of your code were not measured her
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from functools import partial
 from pathlib import Path
 
-from wording_ab import Prompt, report, run_cases
+from wording_ab import Prompt, run_from_results
 
 from localcode import prompts
-from localcode.bench.problems import Problem, load_problems
-from localcode.errors import LocalCodeError
+from localcode.bench.problems import Problem
 from localcode.prompts import Message
 from localcode.task import parse_task
 
@@ -77,26 +74,13 @@ def cases(problems: list[Problem], run: Path) -> list[tuple[str, Problem, Prompt
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--problems", required=True, type=Path)
-    ap.add_argument("--run", required=True, type=Path, help="a bench run's results.jsonl")
-    ap.add_argument("--out", required=True, type=Path, help="JSONL, appended to and resumed")
-    ap.add_argument("--model", default="qwen2.5-coder-1.5b")
-    ap.add_argument("--max-tokens", type=int, default=1024)
-    args = ap.parse_args()
-    try:
-        problems = load_problems(args.problems)
-        if not args.run.is_file():
-            raise LocalCodeError(f"--run: no file {args.run} (a bench run's results.jsonl).")
-        chosen = cases(problems, args.run)
-    except LocalCodeError as e:  # one line, no traceback
-        sys.exit(f"error: {e}")
-    if not chosen:
-        sys.exit(
-            f"error: no greedy reply in {args.run} failed the hidden tests of {args.problems}."
-        )
-    rows = run_cases(chosen, WORDINGS, args.out, args.model, args.max_tokens)
-    report(rows, WORDINGS, f"wrong greedy replies to fix, {args.model}")
+    run_from_results(
+        __doc__ or "",
+        cases,
+        WORDINGS,
+        "no greedy reply in {run} failed the hidden tests of {problems}.",
+        "wrong greedy replies to fix, {model}",
+    )
 
 
 if __name__ == "__main__":

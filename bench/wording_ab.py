@@ -8,7 +8,9 @@ the cases already there.
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,12 +19,15 @@ from typing import Any
 from localcode import models
 from localcode.backends.local import LocalBackend
 from localcode.bench.judge import judge
-from localcode.bench.problems import Problem
+from localcode.bench.problems import Problem, load_problems
+from localcode.errors import LocalCodeError
 from localcode.extract import extract_code
 from localcode.prompts import Message
 from localcode.sandbox import Limits
 
 Prompt = Callable[[str], list[Message]]  # a case's prompt, by wording name
+# a script's cases: (problems, a bench run's results.jsonl) -> (id, problem, prompt) each
+Cases = Callable[[list[Problem], Path], list[tuple[str, Problem, Prompt]]]
 
 
 def measure(
@@ -96,3 +101,31 @@ def report(rows: Sequence[dict[str, Any]], wordings: Sequence[str], what: str) -
                 if r[a]["passed"] and not r[b]["passed"]
             ]
             print(f"  {a} passes, {b} fails: {len(only)} {', '.join(only)}")
+
+
+def run_from_results(
+    doc: str, cases: Cases, wordings: Sequence[str], none_found: str, what: str
+) -> None:
+    """The command line of a script whose cases come from a bench run: `--problems`, `--run`
+    (its results.jsonl), `--out` (resumed), `--model`, `--max-tokens`; runs every case in
+    every wording and prints the report. `none_found` is the error where `cases` finds none,
+    with `{run}` and `{problems}` filled in."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--problems", required=True, type=Path)
+    ap.add_argument("--run", required=True, type=Path, help="a bench run's results.jsonl")
+    ap.add_argument("--out", required=True, type=Path, help="JSONL, appended to and resumed")
+    ap.add_argument("--model", default="qwen2.5-coder-1.5b")
+    ap.add_argument("--max-tokens", type=int, default=1024)
+    args = ap.parse_args()
+    try:
+        problems = load_problems(args.problems)
+        if not args.run.is_file():
+            raise LocalCodeError(f"--run: no file {args.run} (a bench run's results.jsonl).")
+        chosen = cases(problems, args.run)
+    except LocalCodeError as e:  # one line, no traceback
+        sys.exit(f"error: {e}")
+    if not chosen:
+        sys.exit("error: " + none_found.format(run=args.run, problems=args.problems))
+    print(f"{len(chosen)} cases: {', '.join(c[0] for c in chosen)}", flush=True)
+    rows = run_cases(chosen, wordings, args.out, args.model, args.max_tokens)
+    report(rows, wordings, what.format(model=args.model))
