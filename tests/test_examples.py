@@ -15,7 +15,7 @@ from localcode.bench.problems import load_problems
 from localcode.examples import example_tests
 from localcode.extract import test_names as names_in
 from localcode.sandbox import Limits, run_tests
-from localcode.task import parse_task, with_preamble
+from localcode.task import as_specification, given_code, parse_task, with_preamble
 
 SIGNATURE = '''def shout(word: str, times: int = 1) -> str:
     """Upper-case `word`, repeated.
@@ -441,3 +441,57 @@ def test_a_doctest_result_ends_at_the_docstring_or_fence_that_follows_it() -> No
     assert task.entry_point == "f" and not task.is_signature
     tests = example_tests(task)
     assert tests is not None and "assert f(2) == 4" in tests
+
+
+def test_a_task_that_writes_its_function_out_gives_that_code_and_a_signature_to_show() -> None:
+    prose = (
+        "This should return the second largest distinct value, or None. It returns 5 for\n"
+        "[5, 5, 3], not 3. Fix it.\n\n"
+        "def second_largest(xs):\n"
+        '    """The second largest distinct value."""\n'
+        "    xs = sorted(xs)\n"
+        "    return xs[-2] if len(xs) > 1 else None\n\n"
+        "Thanks!\n"
+    )
+    task = parse_task(prose)
+    code = given_code(task)
+    assert code.startswith("def second_largest(xs):") and code.endswith("else None")
+    shown = as_specification(task, code)
+    # the body is left out, the docstring and the words around it are not
+    assert "sorted(xs)" not in shown and '"""The second largest distinct value."""' in shown
+    assert shown.startswith("This should return") and shown.rstrip().endswith("Thanks!")
+    assert parse_task(shown, task.entry_point).entry_point == "second_largest"
+    # fenced and indented, with an import before it: the fence's code, its body left out
+    fenced = (
+        "Fix it:\n  ```python\n  import math\n\n  def f(x):\n      return math.floor(x)\n  ```\n"
+    )
+    task = parse_task(fenced)
+    assert given_code(task) == "import math\n\ndef f(x):\n    return math.floor(x)"
+    assert "  def f(x):\n      ...\n" in as_specification(task, given_code(task))
+    # a class whose every method is written out; its methods' bodies are left out
+    cls = "This stack is wrong.\n\nclass Stack:\n    def __init__(self):\n        self.xs = []\n\n"
+    cls += "    def pop(self):\n        return self.xs[0]\n"
+    task = parse_task(cls)
+    assert given_code(task) and "self.xs" not in as_specification(task, given_code(task))
+
+
+def test_signatures_and_skeletons_are_not_code_to_start_from() -> None:
+    stubs = [
+        'def f(x):\n    """Double x."""\n',
+        "def f(x):\n    pass\n",
+        "def f(x):\n    ...\n",
+        'def f(x):\n    """Double x."""\n    raise NotImplementedError\n',
+        'def f(x):\n    import math\n    """Floor of x."""\n',  # HumanEval/115's shape
+        # a class with one method still to write is a skeleton
+        "class S:\n    def __init__(self):\n        self.xs = []\n\n    def pop(self):\n        pass\n",
+        # a helper written out, the function asked for a stub (HumanEval/38's shape)
+        'def enc(s):\n    return s[::-1]\n\n\ndef dec(s):\n    """Undo enc."""\n',
+        "Write `g(x)` using this:\n\ndef helper(x):\n    return x + 1\n",
+    ]
+    for text in stubs:
+        assert given_code(parse_task(text)) == "", text
+    # no HumanEval prompt gives code to start from; each with its reference solution does
+    solutions = canonical()
+    for p in load_problems():
+        assert given_code(parse_task(p.prompt)) == "", p.task_id
+        assert given_code(parse_task(solutions[p.task_id])), p.task_id

@@ -114,6 +114,29 @@ def test_later_rounds_repair_the_users_code_and_sample_fresh_for_a_task_alone(
     assert [c.origin for c in given.rounds[1].candidates] == ["fix", "sample"]
 
 
+def test_a_task_that_writes_its_function_out_starts_from_it_and_shows_its_signature(
+    demo_task: str,
+) -> None:
+    task = f"{demo_task} Mine keeps duplicates; fix it.\n\n{NO_DEDUPE}"
+    backend = MockBackend("demo", replies=[DEMO_TESTS])
+    backend.enqueue(fenced(NO_DEDUPE), fenced(CORRECT))  # round 1: a fix, a fresh sample
+    result = solve(task, cfg(n_candidates=2, max_iters=2), backend=backend)
+    # the code in the task is scored first, as --code's is, then fixed and sampled afresh
+    assert [r.kind for r in result.rounds] == ["given", "mixed"]
+    assert scores(result) == [["4/5"], ["-", "5/5"]]
+    fix, fresh = result.rounds[1].candidates
+    assert fix.error == "the fix gave back the code it was to fix, unchanged" and fix.run is None
+    assert result.passed and result.final_code.strip() == CORRECT.strip()
+    assert result.task == task.strip("\n") and "writes out `second_largest_unique`" in "".join(
+        result.notes
+    )
+    # the tests and the fresh sample saw the task with its body left out; the fix saw the code
+    shown = {prompts.kind_of(c.messages): c.messages[-1]["content"] for c in backend.history}
+    body = "s = sorted(nums, reverse=True)"
+    assert body not in shown["tests"] and body not in shown["code"] and body in shown["fix"]
+    assert "def second_largest_unique(nums):\n    ..." in shown["code"]
+
+
 def test_an_unknown_kind_of_later_round_is_refused_before_any_model_call(demo_task: str) -> None:
     backend = MockBackend("fix")
     with pytest.raises(UsageError, match=r"must be auto, fresh, mixed, fix \(got 'fresher'\)"):

@@ -29,11 +29,13 @@ from .probes import (
     sequence_calls,
     sequence_tests,
 )
-from .ranking import RANKINGS, Ranking, anchored, distinct, order, verdict
+from .ranking import RANKINGS, Ranking, anchored, distinct, order, program, verdict
 from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
+    as_specification,
+    given_code,
     import_solution,
     parse_task,
     validate_user_code,
@@ -98,6 +100,12 @@ def solve(
     cfg.validate()
     parsed = parse_task(task)
     start_code = validate_user_code(code) if code is not None else None
+    # a task that writes its function out in full ("... Fix it." and the code) starts from it,
+    # and the model sees that function as a signature: shown the code, it copies it
+    given = given_code(parsed) if start_code is None else ""
+    if given:
+        start_code = given
+        parsed = parse_task(as_specification(parsed, given), parsed.entry_point)
     user_tests = None
     if tests is not None:  # `from mycode import f` in them means the code under test
         entry = [parsed.entry_point] if parsed.entry_point else []
@@ -110,11 +118,19 @@ def solve(
     try:
         examples = example_tests(parsed) if cfg.examples else None
         run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests, examples)
+        if given:
+            run.notes.append(
+                f"the task writes out `{parsed.entry_point}` in full: that code was scored "
+                "first and improved from there, as code given with --code is; new candidates "
+                "were written from the task with its body left out (shown the code, a model "
+                "copies it), fixes from the code"
+            )
         if cfg.sandbox == "auto" and isolation.missing:
             run.notes.append(f"sandbox: {isolation.warning} (see `localcode doctor`)")
         elif cfg.sandbox == "none":
             run.notes.append("sandbox: none — candidates ran without isolation (--sandbox none)")
-        return run.execute(start_code)
+        result = run.execute(start_code)
+        return replace(result, task=task.strip("\n")) if given else result
     finally:
         if owned:
             model.close()
@@ -792,6 +808,10 @@ class _Run:
                 # here, not in the sampling threads: no shared += races
                 self._count(reply, "candidates" if r == 0 else "later rounds")
                 new.append(self._candidate(r, len(cands) + len(new), origin, reply))
+        fixed = program(ranking.best.code) if ranking.best else None
+        for c in new:  # the code it was to fix, given back: no new candidate, and no new vote
+            if c.origin == "fix" and not c.error and program(c.code) == fixed:
+                c.error = "the fix gave back the code it was to fix, unchanged"
         gen_s = max(0.0, done - t0)
         self.spent["candidates" if r == 0 else "later rounds"].seconds += gen_s
         for c in new:
@@ -876,7 +896,7 @@ class _Run:
         def score(c: Candidate) -> Candidate | SandboxError:
             # the tests run as written: a candidate never gets to replace a test's helpers
             try:
-                if c.code:
+                if c.code and not c.error:
                     c.run = run_tests(c.code, self.tests, self.limits)
                     if self.user_tests is not None:
                         c.user_run = run_tests(c.code, self.user_tests, self.limits)
@@ -897,7 +917,7 @@ class _Run:
         with ThreadPoolExecutor(max_workers=max(1, len(cands))) as pool:
             outcomes = list(pool.map(score, cands))
         failed = [o for o in outcomes if isinstance(o, SandboxError)]
-        if failed and len(failed) == len([c for c in cands if c.code]):
+        if failed and len(failed) == len([c for c in cands if c.code and not c.error]):
             raise failed[0]  # the sandbox itself is broken: say so, don't score everything 0
         for c, outcome in zip(cands, outcomes, strict=True):
             if isinstance(outcome, SandboxError):

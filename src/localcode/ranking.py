@@ -210,9 +210,13 @@ def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]
 
 
 def _program(c: Candidate) -> str:
+    return program(c.code)
+
+
+def program(code: str) -> str:
     """The program without comments and formatting, so re-samples of one program compare equal."""
-    tree = parse(c.code)
-    return ast.dump(tree) if tree else c.code
+    tree = parse(code)
+    return ast.dump(tree) if tree else code
 
 
 # Generated tests the winner fails are excused (called wrong) only when at least EXCUSE_VOTES

@@ -31,7 +31,7 @@ class Candidate:
     example_run: TestRun | None = None  # against the task's own examples, if it shows any
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
-    error: str | None = None  # why no code came (backend error, no code in the reply)
+    error: str | None = None  # why no code came or ran (backend error, no code, a fix unchanged)
     unavailable: bool = False  # no code because the backend could not serve at all (not in --json)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None

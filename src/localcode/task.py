@@ -25,6 +25,7 @@ _CLASS_ASKED = re.compile(
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 # a definition at the start of a line, with its indent: `def f(`, `async def f(`, `class C:`
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)\s*[(:]", re.M)
 # an example line of a sentence task: `assert f(3) == 9`, or `f(3) == 9` / `f(3) -> 9` / `f(3) => 9`
 _ASSERT_LINE = re.compile(r"^\s*assert\b(.{1,1000})$", re.M)
@@ -69,13 +70,14 @@ def parse_task(text: str, entry_point: str | None = None) -> Task:
     definitions = _DEF.findall(text)
     if definitions:
         is_code = _looks_like_code(text)
-        kind, last = _last_definition(definitions)
-        if kind == "class" and not is_code:
-            # prose around a class's code: a function it asks for in backticks and does not
-            # define ("given this class, write `reverse(head)`") before the class
+        last = _last_definition(definitions)
+        if not is_code:
+            # prose around code: a function it asks for in backticks and does not define
+            # ("given this class, write `reverse(head)`", "write `g(x)` using this helper")
+            # before what the code defines; a builtin it speaks of (`len(xs)`) is not one
             defined = {n for _, _, n in definitions}
             calls = (m.group(1) for m in _BACKTICK_CALL.finditer(text))
-            last = next((c for c in calls if c not in defined), last)
+            last = next((c for c in calls if c not in defined and c not in _BUILTINS), last)
         entry = entry_point or last
         return Task(text, entry, code=text if is_code else _fenced_definition(text, entry))
     # a class the task asks to be written, before any call in backticks ("write a class
@@ -109,12 +111,99 @@ def _fenced_definition(text: str, name: str) -> str:
     return ""
 
 
-def _last_definition(found: list[tuple[str, str, str]]) -> tuple[str, str]:
+def given_code(task: Task) -> str:
+    """The entry point written out in full in the task, "" if it is not: a user who pastes
+    their function ("It returns 5 for [5, 5, 3], not 3. Fix it." and the `def`, fenced or
+    not) gives code to start from, as `--code` does. A signature or a class skeleton is not
+    code to start from: a function whose body is only a docstring, `pass`, `...` or `raise
+    NotImplementedError` (and imports), or a class with such a method (or none), is a stub. The code is the
+    task's code (its fenced block, or the whole task when it is code), else the definition's
+    own lines."""
+    name = task.entry_point
+    if not name:
+        return ""
+    source = task.code or _definition_lines(task.text, name)
+    tree = parse(source) if source else None
+    found = [n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name == name] if tree else []
+    return source if found and _implemented(found[-1]) else ""
+
+
+def as_specification(task: Task, code: str) -> str:
+    """The task's text with the body of `code`'s entry point left out (`...` after its
+    docstring; each method's, for a class): what the model is shown of a task that writes its
+    function out in full (given_code). Shown the code, the 1.5B copies it: asked to fix a
+    function that mishandles duplicates, all 8 candidates of two rounds, fixes and fresh
+    samples, were the function as given; shown only its signature and the task's words, the
+    greedy reply was right. The text as it is where the code can't be found in it."""
+    tree = parse(code)
+    found = [n for n in tree.body if isinstance(n, _DEFINITIONS)] if tree else []
+    nodes = [n for n in found if n.name == task.entry_point][-1:]
+    if nodes and isinstance(nodes[0], ast.ClassDef):
+        nodes = [n for n in nodes[0].body if isinstance(n, _FUNCTIONS)]
+    lines = code.splitlines()
+    for node in reversed(nodes):
+        body = [b for b in node.body if not _stub(b)] if isinstance(node, _FUNCTIONS) else []
+        if not body or body[0].lineno == node.lineno:  # `def f(x): return x`: left as it is
+            return task.text
+        start, end = body[0].lineno, node.end_lineno or body[-1].lineno
+        indent = lines[start - 1][: len(lines[start - 1]) - len(lines[start - 1].lstrip())]
+        lines[start - 1 : end] = [f"{indent}..."]
+    header = next((ln for ln in code.splitlines() if ln.strip()), "")
+    for line in task.text.splitlines():
+        if line.strip() == header.strip():  # the code's place in the text, at its indent
+            prefix = line[: len(line) - len(line.lstrip())]
+            placed = textwrap.indent(code, prefix)
+            if placed in task.text:
+                return task.text.replace(placed, textwrap.indent("\n".join(lines), prefix), 1)
+    return task.text
+
+
+def _definition_lines(text: str, name: str) -> str:
+    """The lines of the last outermost `def name`/`class name` in prose: its header and every
+    line after it that is blank or indented deeper, dedented ("" if there is none)."""
+    heads = [m for m in _DEF.finditer(text) if m.group(3) == name]
+    if not heads:
+        return ""
+    head = heads[-1]
+    indent = len(head.group(1).expandtabs())
+    lines = text[head.start() :].splitlines()
+    taken = [lines[0]]
+    for line in lines[1:]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        taken.append(line)
+    return textwrap.dedent("\n".join(taken)).strip("\n")
+
+
+def _implemented(node: ast.stmt) -> bool:
+    """A function with a body beyond a stub's, or a class whose every method has one."""
+    if isinstance(node, ast.ClassDef):
+        methods = [n for n in node.body if isinstance(n, _FUNCTIONS)]
+        return bool(methods) and all(_implemented(m) for m in methods)
+    body = getattr(node, "body", [])
+    return any(not _stub(stmt) for stmt in body)
+
+
+def _stub(stmt: ast.stmt) -> bool:
+    """A docstring, `pass`, `...`, an import, or `raise NotImplementedError` (called or not):
+    nothing a stub's caller could tell from not being there (HumanEval/115's signature imports
+    math before its docstring)."""
+    if isinstance(stmt, ast.Pass | ast.Import | ast.ImportFrom):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return isinstance(stmt.value.value, str) or stmt.value.value is Ellipsis
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
+
+
+def _last_definition(found: list[tuple[str, str, str]]) -> str:
     """Of the definitions _DEF found (indent, kind, name), the last at the outermost indent:
     a class's methods are not what a task asks for (a class skeleton names its class), and a
     function given after a class it uses names the function."""
     outer = min(len(indent.expandtabs()) for indent, _, _ in found)
-    return next((k, n) for i, k, n in reversed(found) if len(i.expandtabs()) == outer)
+    return next(n for i, _, n in reversed(found) if len(i.expandtabs()) == outer)
 
 
 def _example_name(text: str) -> str | None:

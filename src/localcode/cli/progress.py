@@ -180,7 +180,8 @@ class Progress:
         name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
         name = "given code" if c.origin == "user" else name
         name += {"greedy": " (greedy)", "reference": " (brute-force reference)"}.get(c.origin, "")
-        line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: no code"
+        idle = "not run" if c.code else "no code"  # a fix that gave its code back is not run
+        line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: {idle}"
         if c.user_run:
             line += f", your tests {c.user_run.passed}/{c.user_run.total}"
         if c.example_run:
