@@ -456,7 +456,7 @@ def test_a_task_that_writes_its_function_out_gives_that_code_and_a_signature_to_
     task = parse_task(prose)
     code = given_code(task)
     assert code.startswith("def second_largest(xs):") and code.endswith("else None")
-    shown = as_specification(task, code)
+    shown = as_specification(task)
     # the body is left out, the docstring and the words around it are not
     assert "sorted(xs)" not in shown and '"""The second largest distinct value."""' in shown
     assert shown.startswith("This should return") and shown.rstrip().endswith("Thanks!")
@@ -467,12 +467,26 @@ def test_a_task_that_writes_its_function_out_gives_that_code_and_a_signature_to_
     )
     task = parse_task(fenced)
     assert given_code(task) == "import math\n\ndef f(x):\n    return math.floor(x)"
-    assert "  def f(x):\n      ...\n" in as_specification(task, given_code(task))
+    assert "  def f(x):\n      ...\n" in as_specification(task)
+    # pasted without a fence: the imports, helpers and constants just above it come with it,
+    # the sentence before them and the one after it do not
+    pasted = (
+        "Wrong for negatives, please fix:\n\nimport math\nLIMIT = 10\n\n"
+        "def helper(x):\n    return abs(x)\n\n"
+        'def f(x):\n    """Floor of |x|, at most LIMIT."""\n    return min(LIMIT, helper(x))\n'
+        "Thanks.\n"
+    )
+    task = parse_task(pasted)
+    assert given_code(task).startswith("import math\nLIMIT = 10\n\ndef helper(x):")
+    assert given_code(task).endswith("return min(LIMIT, helper(x))")
+    shown = as_specification(task)
+    assert shown.startswith("Wrong for negatives") and shown.endswith("    ...\nThanks.")
+    assert "return abs(x)" in shown and "min(LIMIT" not in shown  # only f's body goes
     # a class whose every method is written out; its methods' bodies are left out
     cls = "This stack is wrong.\n\nclass Stack:\n    def __init__(self):\n        self.xs = []\n\n"
     cls += "    def pop(self):\n        return self.xs[0]\n"
     task = parse_task(cls)
-    assert given_code(task) and "self.xs" not in as_specification(task, given_code(task))
+    assert given_code(task) and "self.xs" not in as_specification(task)
 
 
 def test_signatures_and_skeletons_are_not_code_to_start_from() -> None:

@@ -137,6 +137,33 @@ def test_a_task_that_writes_its_function_out_starts_from_it_and_shows_its_signat
     assert "def second_largest_unique(nums):\n    ..." in shown["code"]
 
 
+def test_code_from_the_task_words_comes_first_and_the_unchanged_behaviour_is_not_claimed(
+    demo_task: str,
+) -> None:
+    def run(ask: str) -> SolveResult:
+        backend = MockBackend("demo", replies=[DEMO_TESTS])
+        backend.enqueue(fenced(CORRECT), fenced(CORRECT))  # the greedy reply, a sample
+        return solve(
+            f"{demo_task} {ask}\n\n{CORRECT_ALT}",
+            cfg(n_candidates=2, max_iters=2, greedy=True),
+            backend=backend,
+        )
+
+    fix = run("Mine is wrong for some lists; fix it.")
+    # the task's code passes, so the model's own reading is drawn to compare with it: they
+    # behave alike, and the code written from the words is returned, not the task's
+    assert [r.kind for r in fix.rounds] == ["given", "initial"]
+    assert [c.origin for c in fix.rounds[0].candidates] == ["task"]
+    assert fix.best is not None and fix.best.origin == "greedy"
+    assert fix.final_code.strip() == CORRECT.strip()
+    # asked for a change, code that behaves as the task's on everything tried is no pass
+    assert not fix.passed
+    assert any("asks for a change to its code" in n for n in fix.notes)
+    # asked for nothing it should do otherwise, the same behaviour is a pass
+    shorter = run("Can you make it shorter?")
+    assert shorter.passed and shorter.final_code.strip() == CORRECT.strip()
+
+
 def test_an_unknown_kind_of_later_round_is_refused_before_any_model_call(demo_task: str) -> None:
     backend = MockBackend("fix")
     with pytest.raises(UsageError, match=r"must be auto, fresh, mixed, fix \(got 'fresher'\)"):

@@ -35,6 +35,7 @@ from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
     Task,
     as_specification,
+    asks_for_change,
     given_code,
     import_solution,
     parse_task,
@@ -103,9 +104,10 @@ def solve(
     # a task that writes its function out in full ("... Fix it." and the code) starts from it,
     # and the model sees that function as a signature: shown the code, it copies it
     given = given_code(parsed) if start_code is None else ""
+    changes = bool(given) and asks_for_change(parsed)
     if given:
         start_code = given
-        parsed = parse_task(as_specification(parsed, given), parsed.entry_point)
+        parsed = parse_task(as_specification(parsed), parsed.entry_point)
     user_tests = None
     if tests is not None:  # `from mycode import f` in them means the code under test
         entry = [parsed.entry_point] if parsed.entry_point else []
@@ -118,6 +120,7 @@ def solve(
     try:
         examples = example_tests(parsed) if cfg.examples else None
         run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests, examples)
+        run.given_in_task, run.asks_change = bool(given), changes
         if given:
             run.notes.append(
                 f"the task writes out `{parsed.entry_point}` in full: that code was scored "
@@ -178,6 +181,10 @@ class _Run:
         self.tokens = [0, 0]
         self.tokens_known = False
         self.spent: dict[str, Spent] = {phase: Spent() for phase in PHASES}
+        # the code to start from is written out in the task (not --code); its words ask for a
+        # change ("fix", "wrong", "should", ...: task.asks_for_change)
+        self.given_in_task = False
+        self.asks_change = False
 
     def execute(self, start_code: str | None) -> SolveResult:
         started = time.monotonic()
@@ -275,7 +282,7 @@ class _Run:
                 )
                 break
         final = verdict(ranking, self.judged_for)
-        outvoted = self._outvoted(ranking) if final.done else ""
+        outvoted = (self._outvoted(ranking) or self._as_given(ranking)) if final.done else ""
         if outvoted:  # the returned code stays the judge's choice; only the claim goes
             ranking = replace(ranking, dissent=outvoted)
             final = verdict(ranking, self.judged_for)
@@ -358,7 +365,8 @@ class _Run:
     def _given(self, code: str) -> Ranking:
         """The user's own code is scored first, as round 0, and improved from there."""
         self.emit(Event("round", 0, detail="given"))
-        cand = Candidate(0, 0, "user", code=with_preamble(self.task, code))
+        origin: Origin = "task" if self.given_in_task else "user"
+        cand = Candidate(0, 0, origin, code=with_preamble(self.task, code))
         self._score([cand])
         self.candidates.append(cand)
         return self._finish_round(Round(0, "given", [cand]))
@@ -506,6 +514,28 @@ class _Run:
                 "does not back the judge"
             )
         return ""
+
+    def _as_given(self, ranking: Ranking) -> str:
+        """Why a pass about to be claimed is not one: the task wrote its code out and asked for
+        a change (a fix: "it returns 5 for [5, 5, 3]", "some grades are wrong"), and the best
+        behaves as that code does on every test and every input tried, so the tests never
+        reached what was to change. The best is still returned: within a group, the code
+        written from the task's words comes before the task's own (ranking.order)."""
+        best = ranking.best
+        given = next((c for c in self.candidates if c.origin == "task"), None)
+        if not self.asks_change or best is None or given is None or given.run is None:
+            return ""
+        if behaviour(best.probe_run) is None or behaviour(given.probe_run) is None:
+            return ""
+        passed = {r.name for r in given.run.results if r.passed}
+        if best.run is None or {r.name for r in best.run.results if r.passed} != passed:
+            return ""
+        if disputes.signature(best) != disputes.signature(given):
+            return ""
+        return (
+            f"the task asks for a change to its code, and {best.label} behaves as that code "
+            "does on every test and every input tried: none of them reached what was to change"
+        )
 
     def _test_dissent(self, ranking: Ranking) -> str:
         """A pass about to be claimed that fails generated tests the consensus excused (a vote

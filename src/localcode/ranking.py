@@ -67,10 +67,17 @@ def _passed_set(c: Candidate) -> frozenset[str]:
     return frozenset(r.name for r in c.run.results if r.passed)
 
 
-def order(c: Candidate) -> tuple[bool, bool, int, int]:
+def order(c: Candidate) -> tuple[bool, bool, bool, int, int]:
     """Within a group that behaves alike: not the brute-force reference (it may be too slow
-    for large inputs), then your own code (--code), then shorter code, then earlier."""
-    return (c.origin == "reference", c.origin != "user", len(c.code), position(c))
+    for large inputs), not the code the task wrote out (it asks for that code to change),
+    then your own code (--code), then shorter code, then earlier."""
+    return (
+        c.origin == "reference",
+        c.origin == "task",
+        c.origin != "user",
+        len(c.code),
+        position(c),
+    )
 
 
 def position(c: Candidate) -> int:

@@ -101,78 +101,145 @@ def _fenced_definition(text: str, name: str) -> str:
     none): "Implement this function:" and a ```python block read as the signature they give
     (its docstring's examples, its imports), and not a docstring's closing quotes and the fence
     taken for lines of an example's result."""
-    for block in _FENCE.finditer(text):
-        code = textwrap.dedent(block.group(1)).strip("\n")
-        tree = parse(code) or parse(code + "\n    pass\n")
-        top = tree.body if tree else []
-        defined = (n.name for n in top if isinstance(n, _DEFINITIONS))
-        if name in defined:
-            return code
-    return ""
+    span = _fenced_span(text, name)
+    return textwrap.dedent(text[span[0] : span[1]]).strip("\n") if span else ""
 
 
 def given_code(task: Task) -> str:
     """The entry point written out in full in the task, "" if it is not: a user who pastes
     their function ("It returns 5 for [5, 5, 3], not 3. Fix it." and the `def`, fenced or
     not) gives code to start from, as `--code` does. A signature or a class skeleton is not
-    code to start from: a function whose body is only a docstring, `pass`, `...` or `raise
-    NotImplementedError` (and imports), or a class with such a method (or none), is a stub. The code is the
-    task's code (its fenced block, or the whole task when it is code), else the definition's
-    own lines."""
-    name = task.entry_point
-    if not name:
-        return ""
-    source = task.code or _definition_lines(task.text, name)
-    tree = parse(source) if source else None
-    found = [n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name == name] if tree else []
-    return source if found and _implemented(found[-1]) else ""
+    code to start from: a function whose body is only a docstring, `pass`, `...`, imports or
+    `raise NotImplementedError`, or a class with such a method (or none), is a stub. The code
+    is the task's fenced block that defines it, the whole task when it is code, else its
+    definition's lines in the prose with the imports, helpers and constants just above them."""
+    found = _given(task)
+    return found.code if found else ""
 
 
-def as_specification(task: Task, code: str) -> str:
-    """The task's text with the body of `code`'s entry point left out (`...` after its
-    docstring; each method's, for a class): what the model is shown of a task that writes its
-    function out in full (given_code). Shown the code, the 1.5B copies it: asked to fix a
+def as_specification(task: Task) -> str:
+    """The task's text with the body of its given code's entry point left out (`...` after
+    its docstring; each method's, for a class): what the model is shown of a task that writes
+    its function out in full (given_code). Shown the code, the 1.5B copies it: asked to fix a
     function that mishandles duplicates, all 8 candidates of two rounds, fixes and fresh
     samples, were the function as given; shown only its signature and the task's words, the
-    greedy reply was right. The text as it is where the code can't be found in it."""
-    tree = parse(code)
-    found = [n for n in tree.body if isinstance(n, _DEFINITIONS)] if tree else []
-    nodes = [n for n in found if n.name == task.entry_point][-1:]
-    if nodes and isinstance(nodes[0], ast.ClassDef):
-        nodes = [n for n in nodes[0].body if isinstance(n, _FUNCTIONS)]
-    lines = code.splitlines()
-    for node in reversed(nodes):
-        body = [b for b in node.body if not _stub(b)] if isinstance(node, _FUNCTIONS) else []
-        if not body or body[0].lineno == node.lineno:  # `def f(x): return x`: left as it is
+    greedy reply was right. The text as it is where there is no given code, or a one-line
+    definition (`def f(x): return x`) has no body to leave out."""
+    found = _given(task)
+    if found is None:
+        return task.text
+    lines = found.code.splitlines()
+    for node in reversed(found.bodies):
+        body = [b for b in node.body if not _stub(b)]
+        if not body or body[0].lineno == node.lineno:
             return task.text
         start, end = body[0].lineno, node.end_lineno or body[-1].lineno
         indent = lines[start - 1][: len(lines[start - 1]) - len(lines[start - 1].lstrip())]
         lines[start - 1 : end] = [f"{indent}..."]
-    header = next((ln for ln in code.splitlines() if ln.strip()), "")
-    for line in task.text.splitlines():
-        if line.strip() == header.strip():  # the code's place in the text, at its indent
-            prefix = line[: len(line) - len(line.lstrip())]
-            placed = textwrap.indent(code, prefix)
-            if placed in task.text:
-                return task.text.replace(placed, textwrap.indent("\n".join(lines), prefix), 1)
-    return task.text
+    shown = textwrap.indent("\n".join(lines), found.prefix, lambda line: bool(line.strip()))
+    return task.text[: found.start] + shown + task.text[found.end :]
 
 
-def _definition_lines(text: str, name: str) -> str:
-    """The lines of the last outermost `def name`/`class name` in prose: its header and every
-    line after it that is blank or indented deeper, dedented ("" if there is none)."""
+def asks_for_change(task: Task) -> bool:
+    """Whether the words around the code a task writes out ask for its behaviour to change:
+    a fix ("fix", "bug", "wrong", "crashes", "fails", "doesn't work"), or what it should do
+    ("should", "supposed to", "expected", "instead"). A task that is only code says nothing
+    either way (its docstring states what the code is for, not that it is wrong)."""
+    found = _given(task)
+    if found is None:
+        return False
+    words = task.text[: found.start] + "\n" + task.text[found.end :]
+    return _CHANGE.search(words) is not None
+
+
+_CHANGE = re.compile(
+    r"\b(?:fix\w*|bugs?|buggy|wrong\w*|incorrect\w*|broken|crash\w*|errors?|fail\w*|"
+    r"(?:does|do|is|are)\s*n[o']t\s+work\w*|not\s+working|should|supposed|expected|instead)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """Code a task writes out in full: the code, where its lines stand in the text (from
+    `start` to `end`), the indent taken off them, and the functions whose bodies make it
+    more than a stub (the entry point, or a class's methods)."""
+
+    code: str
+    start: int
+    end: int
+    prefix: str
+    bodies: list[ast.FunctionDef | ast.AsyncFunctionDef]
+
+
+def _given(task: Task) -> _Given | None:
+    name = task.entry_point
+    if not name:
+        return None
+    if task.code == task.text:  # the task is code
+        span: tuple[int, int] | None = (0, len(task.text))
+    else:
+        span = _fenced_span(task.text, name) if task.code else _prose_span(task.text, name)
+    if span is None:
+        return None
+    start, end = span
+    raw = task.text[start:end]
+    code = textwrap.dedent(raw).strip("\n")
+    tree = parse(code)
+    found = [n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name == name] if tree else []
+    if not found or not _implemented(found[-1]):
+        return None
+    node = found[-1]
+    bodies = (
+        [n for n in node.body if isinstance(n, _FUNCTIONS)]
+        if isinstance(node, ast.ClassDef)
+        else [node]
+    )
+    first = next(line for line in raw.splitlines() if line.strip())
+    prefix = first[: len(first) - len(first.lstrip())]
+    # the code's place in the text: its first and last lines, without the blank ones around
+    lead = len(raw) - len(raw.lstrip("\n"))
+    return _Given(code, start + lead, start + len(raw.rstrip()), prefix, bodies)
+
+
+def _fenced_span(text: str, name: str) -> tuple[int, int] | None:
+    """Where the first fenced block that defines `name` at its top level stands in `text`."""
+    for block in _FENCE.finditer(text):
+        code = textwrap.dedent(block.group(1)).strip("\n")
+        tree = parse(code) or parse(code + "\n    pass\n")
+        if tree and any(isinstance(n, _DEFINITIONS) and n.name == name for n in tree.body):
+            return block.start(1), block.end(1)
+    return None
+
+
+# what code pasted above the function it asks about may hold: its imports, helpers, constants
+_CODE_ABOVE = (ast.Import, ast.ImportFrom, *_DEFINITIONS, ast.Assign, ast.AnnAssign)
+MAX_LINES_ABOVE = 60
+
+
+def _prose_span(text: str, name: str) -> tuple[int, int] | None:
+    """Where the last outermost `def name`/`class name` stands in prose: its header, every line
+    after it that is blank or indented deeper, and the most lines just above it that make code
+    of imports, helpers and constants with it (a sentence does not parse as those)."""
     heads = [m for m in _DEF.finditer(text) if m.group(3) == name]
     if not heads:
-        return ""
-    head = heads[-1]
-    indent = len(head.group(1).expandtabs())
-    lines = text[head.start() :].splitlines()
-    taken = [lines[0]]
-    for line in lines[1:]:
-        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+        return None
+    lines = text.splitlines(keepends=True)
+    offsets = list(itertools.accumulate((len(line) for line in lines), initial=0))
+    h = offsets.index(heads[-1].start())  # _DEF matches from a line's start
+    indent = len(heads[-1].group(1).expandtabs())
+    last = h
+    for k in range(h + 1, len(lines)):
+        line = lines[k]
+        if line.strip() and len(line.expandtabs()) - len(line.expandtabs().lstrip()) <= indent:
             break
-        taken.append(line)
-    return textwrap.dedent("\n".join(taken)).strip("\n")
+        last = k
+    end, first = offsets[last + 1], h
+    for k in range(h - 1, max(-1, h - 1 - MAX_LINES_ABOVE), -1):
+        tree = parse(textwrap.dedent(text[offsets[k] : end]))
+        if tree and tree.body and all(isinstance(n, _CODE_ABOVE) for n in tree.body):
+            first = k
+    return offsets[first], end
 
 
 def _implemented(node: ast.stmt) -> bool:

@@ -161,6 +161,7 @@ class Progress:
                 "sample": "a fresh sample",
                 "fix": "a fix",
                 "user": "your code",
+                "task": "the task's code",
             }[best.origin]
             self.write(
                 f"  best so far: round {best.round} candidate {best.index} ({how}), "
@@ -178,7 +179,7 @@ class Progress:
         assert c is not None
         run = c.run
         name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
-        name = "given code" if c.origin == "user" else name
+        name = "given code" if c.origin in ("user", "task") else name
         name += {"greedy": " (greedy)", "reference": " (brute-force reference)"}.get(c.origin, "")
         idle = "not run" if c.code else "no code"  # a fix that gave its code back is not run
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: {idle}"
