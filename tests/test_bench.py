@@ -19,6 +19,7 @@ from localcode.bench.judge import judge
 from localcode.config import AgentConfig
 from localcode.errors import BackendUnavailable, UsageError
 from localcode.sandbox import Limits
+from localcode.task import given_code, parse_task
 
 # The mock's scripted code is always second_largest_unique: right for SOLVED (given its best
 # candidate), wrong for UNSOLVED, whose hidden test the mock's own tests never look at.
@@ -496,7 +497,7 @@ def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_p
     the bench's own judge, and a program that defines nothing fails it."""
     root = Path(__file__).resolve().parent.parent
     trials = root / "docs" / "bench" / "task-trials"
-    folders = [trials / "tasks", trials / "tasks2"]
+    folders = [trials / "tasks", trials / "tasks2", trials / "repairs"]
     out = tmp_path / "trials.jsonl"
     script = root / "bench" / "task_trials.py"
     done = subprocess.run(
@@ -506,10 +507,13 @@ def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_p
     )
     assert done.returncode == 0, done.stderr
     problems = load_problems(out)
-    assert len(problems) == sum(len(list(f.glob("*_check.py"))) for f in folders) >= 28
+    assert len(problems) == sum(len(list(f.glob("*_check.py"))) for f in folders) >= 40
     limits = Limits(timeout=30)
     for p in problems:
         folder, name = p.task_id.split("/")
         right = (trials / folder / f"{name}_solution.py").read_text()
         assert judge(p, right, limits).all_passed, p.task_id
         assert not judge(p, "def nothing():\n    pass\n", limits).all_passed, p.task_id
+        if folder == "repairs":  # the code a repair task writes out is what it calls wrong
+            given = given_code(parse_task(p.prompt))
+            assert given and not judge(p, given, limits).all_passed, p.task_id
