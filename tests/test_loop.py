@@ -137,29 +137,6 @@ def test_a_task_that_writes_its_function_out_starts_from_it_and_shows_its_signat
     assert "def second_largest_unique(nums):\n    ..." in shown["code"]
 
 
-def test_the_tasks_code_is_scored_beside_the_greedy_reply_and_reference_written_ahead(
-    demo_task: str,
-) -> None:
-    # a backend that serves requests side by side: round 0's first step is written beside the
-    # tests, from the task's words, and scored with the task's code
-    backend = MockBackend("demo")
-    events: list[Event] = []
-    task = f"{demo_task} Mine returns the largest; fix it.\n\n{WRONG_INDEX}"
-    result = solve(task, AgentConfig(backend="mock"), backend=backend, on_event=events.append)
-    first = result.rounds[0]
-    assert first.kind == "given"
-    assert [c.origin for c in first.candidates] == ["task", "greedy", "reference"]
-    assert [e.detail for e in events if e.kind == "tests"] == ["with round 0"]
-    code_prompts = [c for c in backend.history if prompts.kind_of(c.messages) != "tests"]
-    assert code_prompts and all("uniq[0]" not in c.messages[-1]["content"] for c in code_prompts)
-    assert "uniq[0]" not in result.final_code
-    # --code is still scored alone first
-    alone = solve(
-        demo_task, AgentConfig(backend="mock"), backend=MockBackend("demo"), code=WRONG_INDEX
-    )
-    assert [c.origin for c in alone.rounds[0].candidates] == ["user"]
-
-
 def test_code_from_the_task_words_comes_first_and_the_unchanged_behaviour_is_not_claimed(
     demo_task: str,
 ) -> None:

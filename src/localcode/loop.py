@@ -221,11 +221,8 @@ class _Run:
         the tests, so it is written while they are: three sequences side by side measured
         0.86-0.96x of the time one after the other on this engine (bench/overlap.py
         --first-step). Only where the backend serves three requests at once; a backend replying
-        from a queue in order serves one. Code the task writes out is scored beside this
-        step's two (round 0): they are the model's reading of the task's words; code you give
-        with --code is scored alone first."""
-        given = start_code is not None and not self.given_in_task
-        if given or self.backend.max_parallel < 3:
+        from a queue in order serves one."""
+        if start_code is not None or self.backend.max_parallel < 3:
             return None
         jobs = self._jobs(0, "initial", Ranking(None, 0))
         if not self._staged(jobs):
@@ -313,7 +310,6 @@ class _Run:
         return (
             len(self.rounds) == 1
             and self.rounds[0].kind == "given"
-            and len(self.rounds[0].candidates) == 1  # not yet beside the model's own reading
             and ranking.best is not None
             and verdict(ranking, self.judged_for).passes
             and self.cfg.ranking == "codet"
@@ -367,19 +363,13 @@ class _Run:
             self.calls.update({f"{MUTANT_PREFIX}{i}": c for i, c in enumerate(changed, 1)})
 
     def _given(self, code: str) -> Ranking:
-        """The user's own code is scored first, as round 0, and improved from there. Code the
-        task writes out has the greedy reply and the brute-force reference beside it, written
-        from the task's words while the tests were (_write_ahead)."""
+        """The user's own code is scored first, as round 0, and improved from there."""
         self.emit(Event("round", 0, detail="given"))
         origin: Origin = "task" if self.given_in_task else "user"
         cand = Candidate(0, 0, origin, code=with_preamble(self.task, code))
         self._score([cand])
         self.candidates.append(cand)
-        cands = [cand]
-        if self.ahead is not None:
-            none = Ranking(None, 0)
-            self._stage(0, self._jobs(0, "initial", none)[:2], none, cands)
-        return self._finish_round(Round(0, "given", cands))
+        return self._finish_round(Round(0, "given", [cand]))
 
     def _finish_round(self, rnd: Round) -> Ranking:
         self.rounds.append(rnd)
@@ -838,9 +828,8 @@ class _Run:
         tests), then score them; the candidates join `cands` (and the run's). Returns the
         seconds the run waited for them and spent scoring them."""
         t0 = time.monotonic()
-        if r == 0 and self.ahead is not None:  # counted from here: the seconds before
-            ahead, self.ahead = self.ahead, None  # were the tests' (each counted once)
-            batches, asked, done = ahead.result()
+        if r == 0 and not cands and self.ahead is not None:  # counted from here: the seconds
+            batches, asked, done = self.ahead.result()  # before were the tests' (each once)
         else:
             batches, asked, done = self._write(jobs, ranking)
         new: list[Candidate] = []
