@@ -482,6 +482,10 @@ def test_a_task_that_writes_its_function_out_gives_that_code_and_a_signature_to_
     shown = as_specification(task)
     assert shown.startswith("Wrong for negatives") and shown.endswith("    ...\nThanks.")
     assert "return abs(x)" in shown and "min(LIMIT" not in shown  # only f's body goes
+    # a form feed inside the body is no new line to ast: the whole body still goes
+    feed = parse_task("Fix:\r\n\r\ndef f(x):\r\n    y = 1\x0c\r\n    return x + y\r\nThanks")
+    assert given_code(feed).endswith("return x + y")
+    assert as_specification(feed) == "Fix:\r\n\r\ndef f(x):\n    ...\r\nThanks"
     # a class whose every method is written out; its methods' bodies are left out
     cls = "This stack is wrong.\n\nclass Stack:\n    def __init__(self):\n        self.xs = []\n\n"
     cls += "    def pop(self):\n        return self.xs[0]\n"

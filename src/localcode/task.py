@@ -128,7 +128,7 @@ def as_specification(task: Task) -> str:
     found = _given(task)
     if found is None:
         return task.text
-    lines = found.code.splitlines()
+    lines = _NEWLINE.split(found.code)  # numbered as ast numbers them
     for node in reversed(found.bodies):
         body = [b for b in node.body if not _stub(b)]
         if not body or body[0].lineno == node.lineno:
@@ -184,7 +184,7 @@ def _given(task: Task) -> _Given | None:
         return None
     start, end = span
     raw = task.text[start:end]
-    code = textwrap.dedent(raw).strip("\n")
+    code = textwrap.dedent(raw.rstrip()).strip("\r\n")
     tree = parse(code)
     found = [n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name == name] if tree else []
     if not found or not _implemented(found[-1]):
@@ -195,10 +195,10 @@ def _given(task: Task) -> _Given | None:
         if isinstance(node, ast.ClassDef)
         else [node]
     )
-    first = next(line for line in raw.splitlines() if line.strip())
+    first = next(line for line in _NEWLINE.split(raw) if line.strip())
     prefix = first[: len(first) - len(first.lstrip())]
     # the code's place in the text: its first and last lines, without the blank ones around
-    lead = len(raw) - len(raw.lstrip("\n"))
+    lead = len(raw) - len(raw.lstrip("\r\n"))
     return _Given(code, start + lead, start + len(raw.rstrip()), prefix, bodies)
 
 
@@ -215,6 +215,8 @@ def _fenced_span(text: str, name: str) -> tuple[int, int] | None:
 # what code pasted above the function it asks about may hold: its imports, helpers, constants
 _CODE_ABOVE = (ast.Import, ast.ImportFrom, *_DEFINITIONS, ast.Assign, ast.AnnAssign)
 MAX_LINES_ABOVE = 60
+_LINES = re.compile(r"[^\n]*\n|[^\n]+$")
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # where ast counts a new line (not "\f", as splitlines does)
 
 
 def _prose_span(text: str, name: str) -> tuple[int, int] | None:
@@ -224,9 +226,9 @@ def _prose_span(text: str, name: str) -> tuple[int, int] | None:
     heads = [m for m in _DEF.finditer(text) if m.group(3) == name]
     if not heads:
         return None
-    lines = text.splitlines(keepends=True)
+    lines = _LINES.findall(text)  # split where _DEF's `^` can match: after "\n" only
     offsets = list(itertools.accumulate((len(line) for line in lines), initial=0))
-    h = offsets.index(heads[-1].start())  # _DEF matches from a line's start
+    h = offsets.index(heads[-1].start())
     indent = len(heads[-1].group(1).expandtabs())
     last = h
     for k in range(h + 1, len(lines)):
