@@ -637,15 +637,17 @@ def _without_own_names(node: ast.Import | ast.ImportFrom, drop: set[str]) -> lis
     that does not exist here, which can only be the model's name for the code under test:
     `from your_module import f, helper`; those in `drop` from anywhere, and `import Stack` of the
     class under test, as if it were a module); `f as g` of those becomes `g = f`."""
-    if isinstance(node, ast.Import):
-        own = [a for a in node.names if a.name in drop]
-        rest = [a for a in node.names if a not in own]
-        out: list[ast.stmt] = [ast.Import(rest)] if rest else []
-    else:
-        placeholder = node.module == "solution" or _missing_module(node)
-        own = [a for a in node.names if placeholder or a.name in drop]
-        rest = [a for a in node.names if a not in own]
-        out = [ast.ImportFrom(node.module, rest, node.level)] if rest else []
+    placeholder = isinstance(node, ast.ImportFrom) and (
+        node.module == "solution" or _missing_module(node)
+    )
+    own = [a for a in node.names if placeholder or a.name in drop]
+    rest = [a for a in node.names if a not in own]
+    kept: ast.stmt = (
+        ast.ImportFrom(node.module, rest, node.level)
+        if isinstance(node, ast.ImportFrom)
+        else ast.Import(rest)
+    )
+    out: list[ast.stmt] = [kept] if rest else []
     for a in own:
         if a.asname and a.asname != a.name and a.name != "*":
             out.append(ast.Assign([ast.Name(a.asname, ast.Store())], ast.Name(a.name, ast.Load())))

@@ -29,7 +29,7 @@ from .probes import (
     sequence_calls,
     sequence_tests,
 )
-from .ranking import RANKINGS, Ranking, anchored, distinct, order, program, verdict
+from .ranking import RANKINGS, Ranking, anchored, distinct, order, passed_set, program, verdict
 from .records import PHASES, Candidate, Dispute, Origin, Round, RoundKind, SolveResult, Spent
 from .sandbox import Limits, TestRun, check_isolation, run_tests
 from .task import (
@@ -119,8 +119,16 @@ def solve(
     model = backend or create_backend(cfg)
     try:
         examples = example_tests(parsed) if cfg.examples else None
-        run = _Run(parsed, cfg, model, on_event or (lambda e: None), user_tests, examples)
-        run.given_in_task, run.asks_change = bool(given), changes
+        run = _Run(
+            parsed,
+            cfg,
+            model,
+            on_event or (lambda e: None),
+            user_tests,
+            examples,
+            given_in_task=bool(given),
+            asks_change=changes,
+        )
         if given:
             run.notes.append(
                 f"the task writes out `{parsed.entry_point}` in full: that code was scored "
@@ -150,6 +158,9 @@ class _Run:
         emit: EventHandler,
         user_tests: str | None,
         examples: str | None = None,
+        *,
+        given_in_task: bool = False,
+        asks_change: bool = False,
     ) -> None:
         self.task, self.cfg, self.backend, self.emit = task, cfg, backend, emit
         self.live = backend.generating if isinstance(backend, ShowsWork) else None
@@ -183,8 +194,7 @@ class _Run:
         self.spent: dict[str, Spent] = {phase: Spent() for phase in PHASES}
         # the code to start from is written out in the task (not --code); its words ask for a
         # change ("fix", "wrong", "should", ...: task.asks_for_change)
-        self.given_in_task = False
-        self.asks_change = False
+        self.given_in_task, self.asks_change = given_in_task, asks_change
 
     def execute(self, start_code: str | None) -> SolveResult:
         started = time.monotonic()
@@ -527,8 +537,7 @@ class _Run:
             return ""
         if behaviour(best.probe_run) is None or behaviour(given.probe_run) is None:
             return ""
-        passed = {r.name for r in given.run.results if r.passed}
-        if best.run is None or {r.name for r in best.run.results if r.passed} != passed:
+        if passed_set(best) != passed_set(given):
             return ""
         if disputes.signature(best) != disputes.signature(given):
             return ""

@@ -61,7 +61,8 @@ def _trusted_passed(c: Candidate) -> tuple[int, int]:
     return (c.user_run.passed if c.user_run else 0, c.example_run.passed if c.example_run else 0)
 
 
-def _passed_set(c: Candidate) -> frozenset[str]:
+def passed_set(c: Candidate) -> frozenset[str]:
+    """The generated tests it passed, by name (none where it did not run)."""
     if c.run is None:
         return frozenset()
     return frozenset(r.name for r in c.run.results if r.passed)
@@ -119,17 +120,17 @@ def rank_codet(candidates: Sequence[Candidate]) -> Ranking:
     subgroups = _split(members, lambda c: _on(c, changed))
     winners = max(subgroups, key=_count)
     best = min(winners, key=order)
-    passed = _passed_set(best)
+    passed = passed_set(best)
     others = [m for m in groups if m is not members]
     # the same tests passed but other values returned on their inputs: the winner's set, split
-    parts = [m for m in others if _passed_set(m[0]) == passed]
+    parts = [m for m in others if passed_set(m[0]) == passed]
     parts += [m for m in subgroups if m is not winners]
     return Ranking(
         best,
         len(winners),
         _suspects(pool, best, passed),
         agree=distinct(winners),
-        rival=max((distinct(m) for m in others if _passed_set(m[0]) != passed), default=0),
+        rival=max((distinct(m) for m in others if passed_set(m[0]) != passed), default=0),
         split=max((distinct(m) for m in parts), default=0),
         programs=distinct(clean),
     )
@@ -144,14 +145,14 @@ def _split(cands: Sequence[Candidate], key: Callable[[Candidate], object]) -> li
 
 def distinct(members: Sequence[Candidate]) -> int:
     """Distinct programs, not samples: one program sampled twice must not outvote a full pass."""
-    return len({_program(c) for c in members})
+    return len({program(c.code) for c in members})
 
 
 def _codet_score(members: Sequence[Candidate]) -> tuple[int, int, int, int, int]:
     """Distinct programs times generated tests passed; ties: more tests, fewer of the tests' own
     inputs it raises on (where every test fails, agreement says nothing but a crash does), more
     programs, more samples."""
-    tests = len(_passed_set(members[0]))
+    tests = len(passed_set(members[0]))
     return (
         distinct(members) * tests,
         tests,
@@ -173,13 +174,13 @@ def _raises(c: Candidate) -> int:
 
 def _count(members: Sequence[Candidate]) -> tuple[int, int, int]:
     """Ties: distinct programs, then more generated tests passed, then samples."""
-    return (distinct(members), len(_passed_set(members[0])), len(members))
+    return (distinct(members), len(passed_set(members[0])), len(members))
 
 
 def _group(c: Candidate) -> tuple[frozenset[str], tuple[tuple[str, str], ...] | None]:
     """Generated tests passed, then what it returned on the tests' own inputs: equal means alike."""
     seen = behaviour(c.probe_run)
-    return _passed_set(c), None if seen is None else tuple(sorted(seen.items()))
+    return passed_set(c), None if seen is None else tuple(sorted(seen.items()))
 
 
 def _valued_mutants(members: Sequence[Candidate]) -> list[str]:
@@ -200,8 +201,8 @@ def _on(c: Candidate, names: list[str]) -> tuple[str, ...]:
 def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]) -> list[str]:
     if not passed:  # a consensus on failing everything says nothing about the tests
         return []
-    agree = [c for c in pool if c.run and not c.run.error and _passed_set(c) == passed]
-    agreeing = {_program(c) for c in agree}
+    agree = [c for c in pool if c.run and not c.run.error and passed_set(c) == passed]
+    agreeing = {program(c.code) for c in agree}
     if len(agreeing) < 2 or best.run is None:
         return []
     # a crash is the program's fault, not the test's: whichever agreeing program it was
@@ -210,14 +211,10 @@ def _suspects(pool: Sequence[Candidate], best: Candidate, passed: frozenset[str]
     for res in best.run.results:
         if res.name in passed or res.name in crashed:
             continue
-        backers = {_program(c) for c in pool if res.name in _passed_set(c)}
+        backers = {program(c.code) for c in pool if res.name in passed_set(c)}
         if len(backers) < len(agreeing):
             suspects.append(res.name)
     return suspects
-
-
-def _program(c: Candidate) -> str:
-    return program(c.code)
 
 
 def program(code: str) -> str:
