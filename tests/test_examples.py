@@ -15,7 +15,13 @@ from localcode.bench.problems import load_problems
 from localcode.examples import example_tests
 from localcode.extract import test_names as names_in
 from localcode.sandbox import Limits, run_tests
-from localcode.task import as_specification, given_code, parse_task, with_preamble
+from localcode.task import (
+    as_specification,
+    given_code,
+    keeps_inputs,
+    parse_task,
+    with_preamble,
+)
 
 SIGNATURE = '''def shout(word: str, times: int = 1) -> str:
     """Upper-case `word`, repeated.
@@ -513,3 +519,28 @@ def test_signatures_and_skeletons_are_not_code_to_start_from() -> None:
     for p in load_problems():
         assert given_code(parse_task(p.prompt)) == "", p.task_id
         assert given_code(parse_task(solutions[p.task_id])), p.task_id
+
+
+def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_not() -> None:
+    says = [
+        "Return the median of `xs`. The input list must not be changed.",
+        "Sort the numbers without modifying the original list.",
+        "Note:\n    * don't change the given array.",  # HumanEval/88's words
+        'def f(xs):\n    """Drop duplicates; the caller\'s list is left unchanged."""\n',
+        "Do not sort the list in place: return a new one.",
+        "It must never mutate its arguments.",
+    ]
+    for text in says:
+        assert keeps_inputs(parse_task(text)), text
+    silent = [
+        "Sort the list in place and return None.",
+        "Return the items in their original order, unchanged in value.\n\nThe input is a list.",
+        "Equal keys keep their order: it must not change.",  # an order, not an argument
+        "Remove duplicates from the input list.",
+    ]
+    for text in silent:
+        assert not keeps_inputs(parse_task(text)), text
+    # of the HumanEval prompts, only HumanEval/88 says so
+    assert [p.task_id for p in load_problems() if keeps_inputs(parse_task(p.prompt))] == [
+        "HumanEval/88"
+    ]

@@ -164,6 +164,70 @@ def test_code_from_the_task_words_comes_first_and_the_unchanged_behaviour_is_not
     assert shorter.passed and shorter.final_code.strip() == CORRECT.strip()
 
 
+MEDIAN_TASK = (
+    "Write a function `median(xs)` that returns the median of a list of numbers. "
+    "The input list must not be changed."
+)
+MEDIAN_TESTS = (
+    "```python\nassert median([3, 1, 2]) == 2\nassert median([4, 1, 3, 2]) == 2.5\n"
+    "assert median([5]) == 5\n```"
+)
+SORTS_IN_PLACE = """def median(xs):
+    xs.sort()
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+"""
+SORTS_A_COPY = """def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+"""
+
+
+def test_where_the_task_says_the_input_must_not_change_a_call_that_changes_it_loses() -> None:
+    # both return the right values; the shorter one sorts the caller's list
+    backend = MockBackend("demo", replies=[MEDIAN_TESTS, fenced(SORTS_IN_PLACE)])
+    backend.enqueue(fenced(SORTS_A_COPY))
+    shown = io.StringIO()
+    result = solve(
+        MEDIAN_TASK, cfg(n_candidates=2, max_iters=1), backend=backend, on_event=Progress(shown, 2)
+    )
+    assert scores(result) == [["3/3", "3/3"]]
+    # [3, 1, 2] and [4, 1, 3, 2] sorted in place change; [5] does not
+    assert "3/3 passing, input unchanged 1/3" in shown.getvalue()
+    assert "3/3 passing, input unchanged 3/3" in shown.getvalue()
+    in_place, copy = result.rounds[0].candidates
+    assert copy.keep_run is not None and copy.keep_run.all_passed
+    assert in_place.keep_run is not None and not in_place.keeps_inputs
+    assert "changed its argument 1 from [3, 1, 2] to [1, 2, 3]" in "".join(
+        r.message for r in in_place.keep_run.results
+    )
+    assert result.passed and result.final_code.strip() == SORTS_A_COPY.strip()
+    assert any("must leave its input unchanged" in n for n in result.notes)
+
+
+def test_a_best_that_changes_its_input_is_not_claimed_and_its_repair_is_told_so() -> None:
+    backend = MockBackend("demo", replies=[MEDIAN_TESTS] + [fenced(SORTS_IN_PLACE)] * 2)
+    backend.enqueue(fenced(SORTS_IN_PLACE), fenced(SORTS_A_COPY))  # round 1: a fix, a sample
+    result = solve(MEDIAN_TASK, cfg(n_candidates=2, max_iters=2), backend=backend)
+    first = result.rounds[0]
+    assert first.best_score == 1.0 and first.best_trusted is None
+    # every test passes, yet the task's words refute it: a repair, not a vote, comes next
+    assert [r.kind for r in result.rounds] == ["initial", "mixed"]
+    fix = [c for c in backend.history if prompts.kind_of(c.messages) == "fix"]
+    assert "the task's words: test_keeps_input_1 failed" in fix[0].messages[-1]["content"]
+    assert result.passed and result.final_code.strip() == SORTS_A_COPY.strip()
+    # only code that changes its input: nothing is claimed, and the note says why
+    backend = MockBackend("demo", replies=[MEDIAN_TESTS, fenced(SORTS_IN_PLACE)])
+    alone = solve(MEDIAN_TASK, cfg(n_candidates=1, max_iters=1), backend=backend)
+    assert alone.score == 1.0 and not alone.passed
+    assert any("changes its input on 2 of 3 calls" in n for n in alone.notes)
+    # the same task without that sentence checks nothing of the kind
+    backend = MockBackend("demo", replies=[MEDIAN_TESTS, fenced(SORTS_IN_PLACE)])
+    plain = solve(MEDIAN_TASK.split(" The input")[0], cfg(n_candidates=1), backend=backend)
+    assert plain.passed and plain.best is not None and plain.best.keep_run is None
+
+
 def test_an_unknown_kind_of_later_round_is_refused_before_any_model_call(demo_task: str) -> None:
     backend = MockBackend("fix")
     with pytest.raises(UsageError, match=r"must be auto, fresh, mixed, fix \(got 'fresher'\)"):

@@ -6,6 +6,7 @@ from localcode import sandbox
 from localcode.probes import (
     MAX_PROBES,
     behaviour,
+    keep_tests,
     mutant_calls,
     probe_calls,
     probe_tests,
@@ -276,3 +277,24 @@ def test_the_calls_a_test_checks_are_not_crowded_out_by_the_calls_that_set_them_
     assert len(seqs) == MAX_PROBES
     checked = [s for s in seqs if s[-1].startswith("c.get(")]
     assert len(checked) == 5 and seqs[:5] == checked  # every test's checked call, first
+
+
+def test_calls_that_change_a_list_dict_or_set_passed_to_them_fail_the_keep_checks() -> None:
+    calls = ["f([3, 1, 2])", "f(7)", "f({'a': 1})", "f(xs={2, 1})", "f([])"]
+    source = keep_tests(calls, "f")
+    assert source is not None
+    # a call with nothing a function could change is no check
+    assert "def test_keeps_input_4():" in source and "def test_keeps_input_5" not in source
+    keeps = "def f(xs):\n    return sorted(xs) if not isinstance(xs, int) else xs\n"
+    sorts = "def f(xs):\n    xs.sort()\n    return xs\n"  # a dict and a set have no sort()
+    clears = "def f(xs):\n    if isinstance(xs, (dict, set)):\n        xs.clear()\n    return 1\n"
+    runs = {c: sandbox.run_tests(c, source, sandbox.Limits()) for c in (keeps, sorts, clears)}
+    passed = {c: [r.passed for r in run.results] for c, run in runs.items()}
+    assert passed[keeps] == [True, True, True, True]
+    # sorting raises on a dict and a set: what a call raises is for the other tests to judge
+    assert passed[sorts] == [False, True, True, True]
+    assert passed[clears] == [True, False, False, True]  # a keyword argument counts too
+    said = [r.message for r in runs[clears].results if not r.passed]
+    assert "f({'a': 1}) changed its argument 1 from {'a': 1} to {}" in said[0]
+    assert "f(xs={2, 1}) changed its argument xs from {1, 2} to set()" in said[1]
+    assert keep_tests(calls[1:2], "f") is None and keep_tests(calls, "Stack") is None

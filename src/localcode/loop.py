@@ -23,6 +23,7 @@ from .extract import cases_written, extract_code, extract_tests, looping, withou
 from .probes import (
     MUTANT_PREFIX,
     behaviour,
+    keep_tests,
     mutant_calls,
     probe_calls,
     probe_tests,
@@ -38,6 +39,7 @@ from .task import (
     asks_for_change,
     given_code,
     import_solution,
+    keeps_inputs,
     parse_task,
     validate_user_code,
     validate_user_tests,
@@ -170,6 +172,8 @@ class _Run:
         self.tests = ""
         self.probes: str | None = None  # behaviour probes on the tests' inputs (codet ranking)
         self.mutants: str | None = None  # ... and on those inputs changed a little
+        # where the task says a call must leave its input unchanged: each call, checked for it
+        self.keeps: str | None = None
         self.calls: dict[str, str] = {}  # probe name -> the call it makes
         self.disputes: list[Dispute] = []  # every disagreement the model judged
         # the pairs of behaviours put to the judge (_JUDGED), or found to differ on no input the
@@ -240,11 +244,19 @@ class _Run:
         return early.submit(self._write, jobs[:2], Ranking(None, 0))
 
     def _make_probes(self) -> None:
-        """The calls the tests make, as probes of what each candidate returns (codet ranking)."""
-        if self.cfg.ranking != "codet":
-            return
+        """The calls the tests make, as probes of what each candidate returns (codet ranking),
+        and as checks that a call leaves its input as it was, where the task says so."""
         entry = self.task.entry_point
         sources = [self.user_tests, self.examples, self.tests]
+        if keeps_inputs(self.task) and not self.task.is_class:
+            self.keeps = keep_tests(probe_calls(sources, entry), entry)
+            if self.keeps is not None:
+                self.notes.append(
+                    "the task says a call must leave its input unchanged: every call the tests "
+                    "make was also checked for that, and counts as a failed example where it did not"
+                )
+        if self.cfg.ranking != "codet":
+            return
         if self.task.is_class:  # its method calls, in sequence
             steps = sequence_calls(sources, entry)
             self.probes = sequence_tests(steps)
@@ -296,6 +308,17 @@ class _Run:
         if outvoted:  # the returned code stays the judge's choice; only the claim goes
             ranking = replace(ranking, dissent=outvoted)
             final = verdict(ranking, self.judged_for)
+        best = ranking.best
+        if best is not None and best.keep_run is not None and not best.keeps_inputs:
+            changed = best.keep_run.total - best.keep_run.passed
+            self.notes.append(
+                f"not claimed as passing: {best.label} changes its input on {changed} of "
+                f"{best.keep_run.total} calls the tests make, and the task says a call must "
+                "leave it unchanged"
+                if best.keep_run.error is None
+                else f"not claimed as passing: {best.label} could not be checked for leaving "
+                f"its input unchanged ({best.keep_run.error.splitlines()[0][:200]})"
+            )
         if final.doubt:
             self.notes.append(f"not claimed as passing: {final.doubt}")
         elif final.done and ranking.best and not ranking.best.all_passed and ranking.judged_wrong:
@@ -397,15 +420,18 @@ class _Run:
 
     def _next_kind(self, ranking: Ranking) -> RoundKind:
         """Fresh samples only when the best passes but is disputed: there is nothing to repair.
-        Otherwise --later-rounds decides; "auto" repairs only code the user gave (--code) and
-        samples fresh for a task alone, where repairs of a small model's code almost always
-        behave like the code they repair (docs/BENCHMARKS.md)."""
+        Otherwise --later-rounds decides; "auto" repairs code the user gave (--code), and a
+        best that changes its input where the task says it must not (the change is the repair),
+        and otherwise samples fresh for a task alone, where repairs of a small model's code
+        almost always behave like the code they repair (docs/BENCHMARKS.md)."""
         if ranking.best is None or self._unchecked(ranking):
             return "initial"
         if verdict(ranking).passes:
             return "fresh"
         if self.cfg.later_rounds == "auto":
-            return "mixed" if self.rounds[0].kind == "given" else "fresh"
+            # a call that changes its input is a small repair of code that otherwise may be right
+            mend = self.rounds[0].kind == "given" or not ranking.best.keeps_inputs
+            return "mixed" if mend else "fresh"
         return self.cfg.later_rounds
 
     # --- judging -----------------------------------------------------------------------
@@ -946,6 +972,8 @@ class _Run:
                         )
                     if self.probes is not None:
                         c.probe_run = run_tests(c.code, self.probes, self.limits)
+                    if self.keeps is not None:
+                        c.keep_run = run_tests(c.code, self.keeps, self.limits)
                     # there are changed calls only where there are calls
                     if self.mutants is not None:
                         c.mutant_run = run_tests(c.code, self.mutants, self.limits)
@@ -1009,7 +1037,8 @@ def _answer(ranking: Ranking) -> object:
     if best is None:
         return None
     behaves = disputes.signature(best) or best.code
-    return behaves, best.score, tuple(r.passed for r in best.trusted_runs)
+    kept = best.keep_run.passed if best.keep_run else None
+    return behaves, best.score, tuple(r.passed for r in best.trusted_runs), kept
 
 
 def feedback(
@@ -1024,7 +1053,12 @@ def feedback(
     for trusted in cand.trusted_runs:
         if trusted.error and trusted.error != cand.reason:
             parts.append(f"Error in the user's tests: {trusted.error}")
-    runs = [("user test ", cand.user_run), ("task example ", cand.example_run), ("", cand.run)]
+    runs = [
+        ("user test ", cand.user_run),
+        ("task example ", cand.example_run),
+        ("the task's words: ", cand.keep_run),
+        ("", cand.run),
+    ]
     for label, run in runs:
         for res in run.failures() if run else []:
             if res.name in (suspect or ()) and not label:

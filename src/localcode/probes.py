@@ -267,6 +267,60 @@ def probe_tests(
     return _HELPER + "\n\n" + "\n\n".join(tests)
 
 
+_KEEPS_HELPER = """import copy as _lc_copy
+
+
+def _lc_short(value):
+    text = " ".join(repr(value).splitlines())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _lc_keeps(_lc_function, _lc_call, /, *args, **kwargs):
+    before = _lc_copy.deepcopy((args, kwargs))
+    try:
+        value = _lc_function(*args, **kwargs)
+        if hasattr(value, "__next__"):  # a generator changes its arguments as it runs
+            list(value)
+    except Exception:
+        return  # what the call raises is for the other tests to judge
+    changed = [
+        (str(i + 1), old, new) for i, (old, new) in enumerate(zip(before[0], args)) if old != new
+    ]
+    changed += [(k, before[1][k], v) for k, v in kwargs.items() if before[1][k] != v]
+    if changed:
+        where, old, new = changed[0]
+        raise AssertionError(
+            _lc_call + " changed its argument " + where + " from " + _lc_short(old) + " to "
+            + _lc_short(new) + "; the task says a call must leave its input unchanged"
+        )
+"""
+
+
+def keep_tests(calls: list[str], entry_point: str | None) -> str | None:
+    """A test file that calls the entry point on each call's literal arguments and fails where
+    a list, dict or set it was passed differs afterwards (`test_keeps_input_1..n`): for a task
+    that says its input must not change (task.keeps_inputs). Only inputs are taken from the
+    calls, never an expected value, so it is as trusted as the task's words; a call that
+    raises passes (the tests judge that). None when no call passes a list, dict or set, or
+    when the entry point is a class."""
+    if not entry_point or entry_point[:1].isupper():
+        return None
+    tests: list[str] = []
+    for call in calls:
+        node = ast.parse(call, mode="eval").body
+        found = literal_arguments(node, entry_point)
+        if found is None or not any(
+            isinstance(v, (list, dict, set)) for v in [*found[0], *found[1].values()]
+        ):
+            continue
+        assert isinstance(node, ast.Call)
+        shown = call if len(call) <= 160 else call[:157] + "..."
+        node.args[:0] = [ast.Name(entry_point, ast.Load()), ast.Constant(shown)]
+        node.func = ast.Name("_lc_keeps", ast.Load())
+        tests.append(f"def test_keeps_input_{len(tests) + 1}():\n    {ast.unparse(node)}\n")
+    return _KEEPS_HELPER + "\n\n" + "\n\n".join(tests) if tests else None
+
+
 def sequence_calls(sources: Iterable[str | None], class_name: str | None) -> list[tuple[str, ...]]:
     """For a class under test: the tests' method calls on an instance, each with the statements
     before it (`c = Stack()`, `c.push(1)`, `c.pop()`), where the instance is made and every call

@@ -10,7 +10,8 @@ fewer distinct programs pass it than agree on the winner, is marked suspect: pro
 expected value, not a wrong program.
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
 User tests (--tests), then the task's own examples, are trusted anchors: they rank before any
-generated test.
+generated test; so does, where the task says a call must leave its input unchanged, each call
+of the tests that did (probes.keep_tests).
 Where behaviour probes ran (probes.py), a consensus set is split further by what its members
 return on the tests' inputs; the winning set is then split by what they return on slightly changed
 inputs (only those on which every member returns a value), and its largest part wins. The largest
@@ -56,9 +57,14 @@ class Ranking:
     judged_wrong: tuple[str, ...] = ()
 
 
-def _trusted_passed(c: Candidate) -> tuple[int, int]:
-    """User tests passed, then the task's examples passed: the user's own tests come first."""
-    return (c.user_run.passed if c.user_run else 0, c.example_run.passed if c.example_run else 0)
+def _trusted_passed(c: Candidate) -> tuple[int, int, int]:
+    """User tests passed, then the task's examples passed, then calls that left their input as
+    the task says they must: the user's own tests come first."""
+    return (
+        c.user_run.passed if c.user_run else 0,
+        c.example_run.passed if c.example_run else 0,
+        c.keep_run.passed if c.keep_run else 0,
+    )
 
 
 def passed_set(c: Candidate) -> frozenset[str]:
@@ -87,8 +93,9 @@ def position(c: Candidate) -> int:
 
 
 def anchored(candidates: Sequence[Candidate]) -> list[Candidate]:
-    """Candidates with code that pass the most user tests, then the most of the task's examples:
-    no other candidate may win."""
+    """Candidates with code that pass the most user tests, then the most of the task's examples,
+    then leave their input unchanged on the most calls (where the task says so): no other
+    candidate may win."""
     with_code = [c for c in candidates if c.code]
     if not with_code:
         return []
@@ -268,7 +275,7 @@ def _passes(ranking: Ranking) -> bool:
     is one. Without them, the generated tests the best fails must each have been judged wrong
     as well (the model, asked what the test's call returns, answered the best's value)."""
     best = ranking.best
-    if best is None:
+    if best is None or not best.keeps_inputs:  # the task's own words refute it
         return False
     if best.all_passed:
         return True
@@ -330,7 +337,7 @@ def _settled(ranking: Ranking, judged_for: Candidate | None) -> bool:
         and not ranking.dissent
         and judged_for is best
         and bool(trusted)
-        and all(r.all_passed for r in trusted)
+        and best.passes_trusted
     )
 
 

@@ -31,6 +31,9 @@ class Candidate:
     example_run: TestRun | None = None  # against the task's own examples, if it shows any
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
+    # each call the tests make, checked for leaving its arguments as they were, where the task
+    # says a call must (probes.keep_tests)
+    keep_run: TestRun | None = None
     error: str | None = None  # why no code came or ran (backend error, no code, a fix unchanged)
     unavailable: bool = False  # no code because the backend could not serve at all (not in --json)
     prompt_tokens: int | None = None
@@ -52,8 +55,15 @@ class Candidate:
 
     @property
     def passes_trusted(self) -> bool:
-        """Passes every user test and every example of the task (vacuously, when there are none)."""
-        return all(r.all_passed for r in self.trusted_runs)
+        """Passes every user test and every example of the task (vacuously, when there are none),
+        and leaves its input unchanged where the task says it must."""
+        return all(r.all_passed for r in self.trusted_runs) and self.keeps_inputs
+
+    @property
+    def keeps_inputs(self) -> bool:
+        """No call the tests make changed its arguments, where the task says none may (vacuously
+        true where it says nothing of the kind)."""
+        return self.keep_run is None or self.keep_run.all_passed
 
     @property
     def trusted_runs(self) -> list[TestRun]:

@@ -159,6 +159,35 @@ _CHANGE = re.compile(
 )
 
 
+def keeps_inputs(task: Task) -> bool:
+    """Whether the task says a call must leave its arguments as they were: one sentence that
+    both forbids a change ("must not be modified", "without changing", "don't mutate",
+    "unchanged", "intact", "not in place") and names what it is about ("the input", "the
+    argument", "the original list", "the caller's list", "the given array", "in place"; not
+    "the original order")."""
+    return any(
+        (_NO_CHANGE.search(s) or _KEPT.search(s)) and _ARGUMENT.search(s)
+        for s in _SENTENCE_END.split(task.text)
+    )
+
+
+_NO_CHANGE = re.compile(
+    r"(?:\bnot|\bnever|n't|\bwithout)\s+(?:be\s+|being\s+|get\s+|getting\s+)?"
+    r"(?:modif|mutat|chang|alter|sort|reorder|touch)\w*",
+    re.I,
+)
+_KEPT = re.compile(
+    r"\b(?:unchanged|unmodified|untouched|intact|unaltered|not\s+in[\s-]place)\b", re.I
+)
+_ARGUMENT = re.compile(
+    r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|passed[\s-]in|in[\s-]place|"
+    r"(?:original|given)\s+(?:\w+\s+)?(?:list|array|sequence|dict\w*|set|matrix|grid|"
+    r"data|object|collection|mapping)s?)\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n[ \t]*\n")
+
+
 @dataclass(frozen=True)
 class _Given:
     """Code a task writes out in full: the code, where its lines stand in the text (from

@@ -187,6 +187,9 @@ class Progress:
             line += f", your tests {c.user_run.passed}/{c.user_run.total}"
         if c.example_run:
             line += f", examples {c.example_run.passed}/{c.example_run.total}"
+        if c.keep_run:
+            kept, calls = c.keep_run.passed, c.keep_run.total
+            line += f", input unchanged {kept}/{calls}" if c.keep_run.error is None else ""
         if c.reason:
             line += f"  ({c.reason.splitlines()[0][:200]})"
         self.write(line + "\n")

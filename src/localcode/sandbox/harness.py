@@ -97,12 +97,17 @@ class SolutionClient:
         self.rfile, self.wfile = rfile, wfile
         self.dead: str | None = None
 
-    def request(self, message: dict[str, Any], args: list[Any] | None = None) -> Any:
-        """Send one message and return the decoded reply; `args` (the caller's own objects,
-        never sent) receive the solution's in-place changes to them."""
+    def request(
+        self,
+        message: dict[str, Any],
+        args: list[Any] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
+        """Send one message and return the decoded reply; `args` and `kwargs` (the caller's own
+        objects, never sent) receive the solution's in-place changes to them."""
         __tracebackhide__ = True
         self.send(message)
-        return self.receive(args)
+        return self.receive(args, kwargs)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.dead:
@@ -113,7 +118,7 @@ class SolutionClient:
         except OSError:
             pass  # the process is gone: receive() finds out and says so
 
-    def receive(self, args: list[Any] | None = None) -> Any:
+    def receive(self, args: list[Any] | None = None, kwargs: dict[str, Any] | None = None) -> Any:
         __tracebackhide__ = True
         if self.dead:
             raise RuntimeError(self.dead)
@@ -130,6 +135,9 @@ class SolutionClient:
         for index, value in reply.get("after", []):
             if args is not None and 0 <= index < len(args):
                 _update_in_place(args[index], self._decode(value))
+        for key, value in reply.get("after_kw", []):
+            if kwargs is not None and isinstance(key, str) and key in kwargs:
+                _update_in_place(kwargs[key], self._decode(value))
         return self._decode(reply.get("v"))
 
     def _decode(self, data: Any) -> Any:
@@ -157,7 +165,7 @@ class SolutionClient:
             }
         except wire.Unencodable as exc:
             raise SplitUnsupported(str(exc)) from None
-        return self.request(message, list(args))
+        return self.request(message, list(args), kwargs)
 
     def op(self, target: dict[str, Any], op: str, arg: Any = None, label: str = "") -> Any:
         __tracebackhide__ = True
@@ -337,7 +345,12 @@ def _handle(
             for i, a in enumerate(args)
             if isinstance(a, (list, dict, set, bytearray))
         ]
-        return {"v": wire.encode(result, ref), "after": after}
+        after_kw = [
+            [k, wire.encode(a, ref)]
+            for k, a in kwargs.items()
+            if isinstance(a, (list, dict, set, bytearray))
+        ]
+        return {"v": wire.encode(result, ref), "after": after, "after_kw": after_kw}
     arg = decode(message.get("arg"))
     ops = {
         "getattr": lambda: getattr(obj, arg),
