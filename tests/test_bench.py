@@ -491,13 +491,17 @@ def test_only_localcodes_lines_depend_on_the_examples_setting(
     assert refused.returncode == 2 and "examples: False then True" in refused.stderr
 
 
+# repairs in the folders of one clause each (keeps: "the input must not change")
+REPAIRS_ELSEWHERE = {"second_largest", "add_counts"}
+
+
 def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_path: Path) -> None:
     """The task folders under docs/bench/task-trials, written as problems by
     bench/task_trials.py --jsonl: each task's right program passes its hidden check through
     the bench's own judge, and a program that defines nothing fails it."""
     root = Path(__file__).resolve().parent.parent
     trials = root / "docs" / "bench" / "task-trials"
-    folders = [trials / "tasks", trials / "tasks2", trials / "repairs"]
+    folders = [trials / name for name in ("tasks", "tasks2", "repairs", "keeps")]
     out = tmp_path / "trials.jsonl"
     script = root / "bench" / "task_trials.py"
     done = subprocess.run(
@@ -514,6 +518,7 @@ def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_p
         right = (trials / folder / f"{name}_solution.py").read_text()
         assert judge(p, right, limits).all_passed, p.task_id
         assert not judge(p, "def nothing():\n    pass\n", limits).all_passed, p.task_id
-        if folder == "repairs":  # the code a repair task writes out is what it calls wrong
-            given = given_code(parse_task(p.prompt))
-            assert given and not judge(p, given, limits).all_passed, p.task_id
+        # the code a repair task writes out is what it calls wrong
+        given = given_code(parse_task(p.prompt))
+        assert bool(given) == (folder == "repairs" or name in REPAIRS_ELSEWHERE), p.task_id
+        assert not (given and judge(p, given, limits).all_passed), p.task_id

@@ -529,6 +529,11 @@ def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_n
         'def f(xs):\n    """Drop duplicates; the caller\'s list is left unchanged."""\n',
         "Do not sort the list in place: return a new one.",
         "It must never mutate its arguments.",
+        "Return a new list rather than modifying the one passed in.",
+        "The argument should be left as is.",
+        "Work non-destructively.",
+        "This must not have side effects on its input.",
+        "Can you fix it so it doesn't change the list I pass in?",
     ]
     for text in says:
         assert keeps_inputs(parse_task(text)), text
@@ -537,10 +542,15 @@ def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_n
         "Return the items in their original order, unchanged in value.\n\nThe input is a list.",
         "Equal keys keep their order: it must not change.",  # an order, not an argument
         "Remove duplicates from the input list.",
+        "The list may not be empty.",
+        "The input list is not necessarily sorted.",
+        "It is not clear whether the array holds duplicates.",
     ]
     for text in silent:
         assert not keeps_inputs(parse_task(text)), text
-    # of the HumanEval prompts, only HumanEval/88 says so
+    # of the HumanEval prompts, HumanEval/88 says so; HumanEval/142's "will not change the
+    # entries in the list whose indexes are ..." reads the same way
     assert [p.task_id for p in load_problems() if keeps_inputs(parse_task(p.prompt))] == [
-        "HumanEval/88"
+        "HumanEval/88",
+        "HumanEval/142",
     ]

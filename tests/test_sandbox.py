@@ -217,6 +217,15 @@ def gen(n):
 
 def sort_in_place(xs):
     xs.sort()
+
+def total(rows):
+    return sum(map(sum, rows))
+
+def bump_second(rows, by=1):
+    rows[1][0] += by
+
+def clear_keyword(*, seen):
+    seen.clear()
 """
     tests = """
 def test_values():
@@ -229,6 +238,19 @@ def test_mutation_is_seen():
     xs = [3, 1, 2]
     sort_in_place(xs)
     assert xs == [1, 2, 3]
+
+def test_what_a_call_leaves_alone_keeps_its_identity():
+    first, second = [1], [2]
+    rows = [first, second]
+    assert total(rows) == 3
+    assert rows[0] is first and rows[1] is second
+    bump_second(rows)  # a change deep inside reaches the test's own inner list
+    assert second == [3] and rows[1] is second and rows[0] is first
+
+def test_a_keyword_argument_changed_in_place_is_seen():
+    seen = {1, 2}
+    clear_keyword(seen=seen)
+    assert seen == set()
 """
     result = run(pool, code, tests)
     assert result.all_passed, result

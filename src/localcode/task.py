@@ -160,29 +160,40 @@ _CHANGE = re.compile(
 
 
 def keeps_inputs(task: Task) -> bool:
-    """Whether the task says a call must leave its arguments as they were: one sentence that
-    both forbids a change ("must not be modified", "without changing", "don't mutate",
-    "unchanged", "intact", "not in place") and names what it is about ("the input", "the
-    argument", "the original list", "the caller's list", "the given array", "in place"; not
-    "the original order")."""
+    """Whether the task says a call must leave what it is passed as it was. One sentence says
+    so: it rules out side effects ("no side effects", "non-destructively"), or it both forbids a
+    change ("must not be modified", "without mutating", "rather than changing", "don't touch",
+    "left as is", "unchanged", "intact", "not in place") and names what it is about (the input,
+    an argument, the caller's or given or original one, what is passed in, a list, dict, array
+    or set: "leave the caller's list unchanged", "don't change the given array")."""
     return any(
-        (_NO_CHANGE.search(s) or _KEPT.search(s)) and _ARGUMENT.search(s)
+        _NO_SIDE_EFFECTS.search(s)
+        or ((_NO_CHANGE.search(s) or _KEPT.search(s)) and _ARGUMENT.search(s))
         for s in _SENTENCE_END.split(task.text)
     )
 
 
+_NEGATION = r"(?:\bnot|\bnever|n't|\bwithout|\brather\s+than|\binstead\s+of|\bavoid\w*)"
 _NO_CHANGE = re.compile(
-    r"(?:\bnot|\bnever|n't|\bwithout)\s+(?:be\s+|being\s+|get\s+|getting\s+)?"
-    r"(?:modif|mutat|chang|alter|sort|reorder|touch)\w*",
+    rf"{_NEGATION}\s+(?:be\s+|being\s+|get\s+|getting\s+|ever\s+|in\s+any\s+way\s+)?"
+    r"(?:modif|mutat|chang|alter|touch|destroy|clobber|overwrit)\w*",
     re.I,
 )
 _KEPT = re.compile(
-    r"\b(?:unchanged|unmodified|untouched|intact|unaltered|not\s+in[\s-]place)\b", re.I
+    r"\b(?:unchanged|unmodified|untouched|intact|unaltered|pristine|as[\s-]is\b|"
+    r"as\s+(?:it|they)\s+(?:was|were|is|are)\b)|"
+    rf"{_NEGATION}\s+(?:\w+\s+){{0,3}}?in[\s-]place\b",
+    re.I,
+)
+_NO_SIDE_EFFECTS = re.compile(
+    r"\bnon-?destructive\w*|\bside[\s-]effect[\s-]free\b|"
+    rf"(?:{_NEGATION}|\bno|\bfree\s+of|\bzero)\s+(?:\w+\s+){{0,2}}?side[\s-]effects?\b",
+    re.I,
 )
 _ARGUMENT = re.compile(
-    r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|passed[\s-]in|in[\s-]place|"
-    r"(?:original|given)\s+(?:\w+\s+)?(?:list|array|sequence|dict\w*|set|matrix|grid|"
-    r"data|object|collection|mapping)s?)\b",
+    r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|pass(?:ed)?[\s-]in|"
+    r"I\s+(?:give|pass|send|provide)|in[\s-]place|lists?|dicts?|dictionar(?:y|ies)|arrays?|"
+    r"sets?|sequences?|matri(?:x|ces)|grids?|rows|sublists?|mappings?|collections?)\b",
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n[ \t]*\n")
