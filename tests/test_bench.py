@@ -491,8 +491,9 @@ def test_only_localcodes_lines_depend_on_the_examples_setting(
     assert refused.returncode == 2 and "examples: False then True" in refused.stderr
 
 
-# repairs in the folders of one clause each (keeps: "the input must not change")
-REPAIRS_ELSEWHERE = {"second_largest", "add_counts"}
+# repairs in the folders of one clause each (keeps, keeps2: "the input must not change", and
+# keeps2's tasks that ask for a change in place)
+REPAIRS_ELSEWHERE = {"second_largest", "add_counts", "schedule", "add_matrices", "dedupe"}
 
 
 def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_path: Path) -> None:
@@ -501,7 +502,7 @@ def test_user_style_task_sets_are_bench_problems_their_right_programs_pass(tmp_p
     the bench's own judge, and a program that defines nothing fails it."""
     root = Path(__file__).resolve().parent.parent
     trials = root / "docs" / "bench" / "task-trials"
-    folders = [trials / name for name in ("tasks", "tasks2", "repairs", "keeps")]
+    folders = [trials / name for name in ("tasks", "tasks2", "repairs", "keeps", "keeps2")]
     out = tmp_path / "trials.jsonl"
     script = root / "bench" / "task_trials.py"
     done = subprocess.run(

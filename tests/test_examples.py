@@ -548,6 +548,25 @@ def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_n
     ]
     for text in silent:
         assert not keeps_inputs(parse_task(text)), text
+    # a task asking for a change in place says the opposite, whatever else it says
+    assert not keeps_inputs(parse_task("Sort it in place; the keys stay unchanged."))
+    assert not keeps_inputs(
+        parse_task("It is supposed to change the list I pass in, but the list is unchanged.")
+    )
+    assert keeps_inputs(parse_task("Don't do it in place. Leave the list unchanged."))
+    # the user-style task sets: those that say so, and those that ask for a change in place
+    # (keeps2's last five) or say nothing of the kind (every other folder but two tasks)
+    trials = Path(__file__).resolve().parent.parent / "docs" / "bench" / "task-trials"
+    said = {
+        f"{p.parent.name}/{p.stem}"
+        for p in trials.glob("*/*.txt")
+        if keeps_inputs(parse_task(p.read_text()))
+    }
+    changes = {"dedupe", "normalise_weights", "remove_falsy", "sort_by_length", "unique_words"}
+    keeps = {f"keeps/{p.stem}" for p in (trials / "keeps").glob("*.txt")} | {
+        f"keeps2/{p.stem}" for p in (trials / "keeps2").glob("*.txt") if p.stem not in changes
+    }
+    assert len(keeps) == 19 and said == keeps | {"tasks/median", "repairs/median_copy"}
     # of the HumanEval prompts, HumanEval/88 says so; HumanEval/142's "will not change the
     # entries in the list whose indexes are ..." reads the same way
     assert [p.task_id for p in load_problems() if keeps_inputs(parse_task(p.prompt))] == [

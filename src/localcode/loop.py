@@ -23,6 +23,7 @@ from .extract import cases_written, extract_code, extract_tests, looping, withou
 from .probes import (
     MUTANT_PREFIX,
     behaviour,
+    keep_sequence_tests,
     keep_tests,
     mutant_calls,
     probe_calls,
@@ -248,8 +249,12 @@ class _Run:
         and as checks that a call leaves its input as it was, where the task says so."""
         entry = self.task.entry_point
         sources = [self.user_tests, self.examples, self.tests]
-        if keeps_inputs(self.task) and not self.task.is_class:
-            self.keeps = keep_tests(probe_calls(sources, entry), entry)
+        if keeps_inputs(self.task):
+            self.keeps = (
+                keep_sequence_tests(sequence_calls(sources, entry))
+                if self.task.is_class
+                else keep_tests(probe_calls(sources, entry), entry)
+            )
             if self.keeps is not None:
                 self.notes.append(
                     "the task says a call must leave its input unchanged: every call the tests "

@@ -302,23 +302,47 @@ def keep_tests(calls: list[str], entry_point: str | None) -> str | None:
     that says its input must not change (task.keeps_inputs). Only inputs are taken from the
     calls, never an expected value, so it is as trusted as the task's words; a call that
     raises passes (the tests judge that). None when no call passes a list, dict or set, or
-    when the entry point is a class."""
+    when the entry point is a class (see keep_sequence_tests)."""
     if not entry_point or entry_point[:1].isupper():
         return None
-    tests: list[str] = []
-    for call in calls:
+    checks = [_keeps(call, [], entry_point) for call in calls]
+    return _keep_file([c for c in checks if c])
+
+
+def keep_sequence_tests(sequences: list[tuple[str, ...]]) -> str | None:
+    """The same for a class: each method call of sequence_calls that passes a list, dict or
+    set, made after the calls before it, checked for leaving it as it was."""
+    checks = [_keeps(seq[-1], list(seq[:-1]), None) for seq in sequences]
+    return _keep_file([c for c in checks if c])
+
+
+def _keeps(call: str, setup: list[str], entry_point: str | None) -> str | None:
+    """A test body: `setup`, then `call` made through _lc_keeps; None when it passes nothing
+    a call could change."""
+    try:
         node = ast.parse(call, mode="eval").body
-        found = literal_arguments(node, entry_point)
-        if found is None or not any(
-            isinstance(v, (list, dict, set)) for v in [*found[0], *found[1].values()]
-        ):
-            continue
-        assert isinstance(node, ast.Call)
-        shown = call if len(call) <= 160 else call[:157] + "..."
-        node.args[:0] = [ast.Name(entry_point, ast.Load()), ast.Constant(shown)]
-        node.func = ast.Name("_lc_keeps", ast.Load())
-        tests.append(f"def test_keeps_input_{len(tests) + 1}():\n    {ast.unparse(node)}\n")
-    return _KEEPS_HELPER + "\n\n" + "\n\n".join(tests) if tests else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    if entry_point is None and not isinstance(node.func, ast.Attribute):
+        return None
+    found = literal_arguments(node, entry_point) if entry_point else call_arguments(node)
+    if found is None or not any(
+        isinstance(v, (list, dict, set)) for v in [*found[0], *found[1].values()]
+    ):
+        return None
+    shown = call if len(call) <= 160 else call[:157] + "..."
+    node.args[:0] = [node.func, ast.Constant(shown)]
+    node.func = ast.Name("_lc_keeps", ast.Load())
+    return "\n".join(f"    {line}" for line in [*setup, ast.unparse(node)])
+
+
+def _keep_file(bodies: list[str]) -> str | None:
+    if not bodies:
+        return None
+    tests = [f"def test_keeps_input_{i}():\n{body}\n" for i, body in enumerate(bodies, 1)]
+    return _KEEPS_HELPER + "\n\n" + "\n\n".join(tests)
 
 
 def sequence_calls(sources: Iterable[str | None], class_name: str | None) -> list[tuple[str, ...]]:

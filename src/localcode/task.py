@@ -163,25 +163,39 @@ def keeps_inputs(task: Task) -> bool:
     """Whether the task says a call must leave what it is passed as it was. One sentence says
     so: it rules out side effects ("no side effects", "non-destructively"), or it both forbids a
     change ("must not be modified", "without mutating", "rather than changing", "don't touch",
-    "left as is", "unchanged", "intact", "not in place") and names what it is about (the input,
-    an argument, the caller's or given or original one, what is passed in, a list, dict, array
-    or set: "leave the caller's list unchanged", "don't change the given array")."""
+    "left as is", "unchanged", "intact", "read-only", "stay the same", "not in place") and
+    names what it is about (the input, an argument, the caller's or given or original one, what
+    is passed in, a list, dict, array or set: "leave the caller's list unchanged", "don't
+    change the given array"). A task that asks elsewhere for a change in place ("sort the list
+    in place", "the same list object", "change the list I pass in") says the opposite."""
+    sentences = _SENTENCE_END.split(task.text)
     return any(
         _NO_SIDE_EFFECTS.search(s)
         or ((_NO_CHANGE.search(s) or _KEPT.search(s)) and _ARGUMENT.search(s))
-        for s in _SENTENCE_END.split(task.text)
+        for s in sentences
+    ) and not any(_changes_in_place(s) for s in sentences)
+
+
+def _changes_in_place(sentence: str) -> bool:
+    """The sentence asks for its argument to be changed: "in place" or "the same list object"
+    with no negation before it, or a change of what the caller passes in."""
+    return any(
+        not _NEGATED_BEFORE.search(sentence[: found.start()])
+        for pattern in (_IN_PLACE, _CHANGE_PASSED)
+        for found in pattern.finditer(sentence)
     )
 
 
 _NEGATION = r"(?:\bnot|\bnever|n't|\bwithout|\brather\s+than|\binstead\s+of|\bavoid\w*)"
 _NO_CHANGE = re.compile(
-    rf"{_NEGATION}\s+(?:be\s+|being\s+|get\s+|getting\s+|ever\s+|in\s+any\s+way\s+)?"
+    rf"{_NEGATION}\s+(?:\w+\s+){{0,3}}?"
     r"(?:modif|mutat|chang|alter|touch|destroy|clobber|overwrit)\w*",
     re.I,
 )
 _KEPT = re.compile(
-    r"\b(?:unchanged|unmodified|untouched|intact|unaltered|pristine|as[\s-]is\b|"
-    r"as\s+(?:it|they)\s+(?:was|were|is|are)\b)|"
+    r"\b(?:unchanged|unmodified|untouched|intact|unaltered|pristine|read[\s-]only|as[\s-]is\b|"
+    r"as\s+(?:it|they)\s+(?:was|were|is|are)\b|"
+    r"(?:stays?|remains?|be\s+left)\s+(?:the\s+)?same\b|same\s+(?:as|like)\s+before\b)|"
     rf"{_NEGATION}\s+(?:\w+\s+){{0,3}}?in[\s-]place\b",
     re.I,
 )
@@ -190,6 +204,14 @@ _NO_SIDE_EFFECTS = re.compile(
     rf"(?:{_NEGATION}|\bno|\bfree\s+of|\bzero)\s+(?:\w+\s+){{0,2}}?side[\s-]effects?\b",
     re.I,
 )
+_IN_PLACE = re.compile(r"\bin[\s-]place\b|\b(?:same|very)\s+(?:\w+\s+)?object\b", re.I)
+_CHANGE_PASSED = re.compile(
+    r"\b(?:modif|mutat|chang|alter|updat)\w*\s+(?:\w+\s+){0,3}?"
+    r"(?:(?:I|you)\s+(?:pass|give)|passed\s+in)\b",
+    re.I,
+)
+# a negation a few words before: "not in place", "don't sort it in place", "rather than changing"
+_NEGATED_BEFORE = re.compile(rf"{_NEGATION}\s+(?:\S+\s+){{0,4}}$", re.I)
 _ARGUMENT = re.compile(
     r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|pass(?:ed)?[\s-]in|"
     r"I\s+(?:give|pass|send|provide)|in[\s-]place|lists?|dicts?|dictionar(?:y|ies)|arrays?|"

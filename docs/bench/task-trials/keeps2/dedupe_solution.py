@@ -1,0 +1,2 @@
+def dedupe(lst):
+    lst[:] = list(dict.fromkeys(lst))

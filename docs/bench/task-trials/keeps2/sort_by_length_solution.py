@@ -1,0 +1,2 @@
+def sort_by_length(words):
+    words.sort(key=len)
