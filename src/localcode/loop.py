@@ -20,11 +20,10 @@ from .errors import (
 )
 from .examples import example_tests
 from .extract import cases_written, extract_code, extract_tests, looping, without_unfinished_test
+from .keeping import changed_arguments, keep_sequence_tests, keep_tests, mend
 from .probes import (
     MUTANT_PREFIX,
     behaviour,
-    keep_sequence_tests,
-    keep_tests,
     mutant_calls,
     probe_calls,
     probe_tests,
@@ -406,8 +405,10 @@ class _Run:
         origin: Origin = "task" if self.given_in_task else "user"
         cand = Candidate(0, 0, origin, code=with_preamble(self.task, code))
         self._score([cand])
-        self.candidates.append(cand)
-        return self._finish_round(Round(0, "given", [cand]))
+        mended = self._mended([cand], 1)
+        self._score(mended)
+        self.candidates += [cand, *mended]
+        return self._finish_round(Round(0, "given", [cand, *mended]))
 
     def _finish_round(self, rnd: Round) -> Ranking:
         self.rounds.append(rnd)
@@ -568,7 +569,7 @@ class _Run:
             return ""
         if behaviour(best.probe_run) is None or behaviour(given.probe_run) is None:
             return ""
-        if passed_set(best) != passed_set(given):
+        if passed_set(best) != passed_set(given) or best.keeps_inputs != given.keeps_inputs:
             return ""
         if disputes.signature(best) != disputes.signature(given):
             return ""
@@ -790,7 +791,8 @@ class _Run:
         for stage in (jobs[:2], jobs[2:]) if staged else (jobs,):
             if cands and self._agreed(cands):
                 self.notes.append(
-                    f"round {r} drew {len(cands)} of {self.cfg.n_candidates} candidates: the "
+                    f"round {r} drew {sum(c.origin != 'mended' for c in cands)} of "
+                    f"{self.cfg.n_candidates} candidates: the "
                     "greedy reply and the brute-force reference pass every test and return the "
                     "same on every input tried (--all-samples draws the rest)"
                 )
@@ -845,11 +847,15 @@ class _Run:
         """Two readings of the task, the model's most likely code and a brute force written
         another way, pass every test (yours, the task's examples, the generated ones) and return
         the same on every probe and changed input: samples could only vote, and no judge
-        question would be asked (docs/METHOD.md, "Samples where readings disagree")."""
+        question would be asked (docs/METHOD.md, "Samples where readings disagree"). One that
+        changes its input where the task says it must not counts as its mended copy."""
+        written = [c for c in cands if c.origin != "mended"]
+        kept = [c for c in cands if c.keeps_inputs]
         return (
-            len(cands) == 2
-            and all(c.code and c.all_passed and behaviour(c.probe_run) for c in cands)
-            and disputes.signature(cands[0]) == disputes.signature(cands[1])
+            len(written) == 2
+            and len(kept) == 2
+            and all(c.code and c.all_passed and behaviour(c.probe_run) for c in kept)
+            and disputes.signature(kept[0]) == disputes.signature(kept[1])
         )
 
     def _write(self, jobs: list[_Job], ranking: Ranking) -> _Written:
@@ -889,11 +895,30 @@ class _Run:
         self.emit(Event("generated", r, detail=f"{len(new)} in {done - asked:.1f}s"))
         t1 = time.monotonic()
         self._score(new)
-        cands.extend(new)
-        self.candidates.extend(new)
+        mended = self._mended(new, len(cands) + len(new))
+        self._score(mended)
+        cands.extend(new + mended)
+        self.candidates.extend(new + mended)
         scoring_s = time.monotonic() - t1
         self.spent["sandbox"].seconds += scoring_s
         return gen_s, scoring_s
+
+    def _mended(self, cands: list[Candidate], start: int) -> list[Candidate]:
+        """Each candidate that changes its input where the task says no call may, and ran
+        otherwise, once more with the arguments it changed copied on entry (keeping.mend): what
+        it returns is the same, and no model call is spent. Numbered from `start`."""
+        out: list[Candidate] = []
+        for c in cands if self.keeps is not None and not self.task.is_class else []:
+            if c.keep_run is None or c.keeps_inputs or c.keep_run.error or c.reason:
+                continue
+            code = mend(c.code, self.task.entry_point, changed_arguments(c.keep_run))
+            if code is not None:
+                out.append(Candidate(c.round, start + len(out), "mended", code=code, seed=c.seed))
+                self.notes.append(
+                    f"{out[-1].label} is {c.label} with the arguments it changed copied on "
+                    "entry: the task says a call must leave its input unchanged"
+                )
+        return out
 
     def _fix_messages(self, best: Candidate, suspect: set[str], limit: int = 0) -> list[Message]:
         text = feedback(best, suspect, limit or prompts.MAX_FEEDBACK_CHARS)

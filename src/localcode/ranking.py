@@ -74,11 +74,13 @@ def passed_set(c: Candidate) -> frozenset[str]:
     return frozenset(r.name for r in c.run.results if r.passed)
 
 
-def order(c: Candidate) -> tuple[bool, bool, bool, int, int]:
-    """Within a group that behaves alike: not the brute-force reference (it may be too slow
-    for large inputs), not the code the task wrote out (it asks for that code to change),
-    then your own code (--code), then shorter code, then earlier."""
+def order(c: Candidate) -> tuple[bool, bool, bool, bool, int, int]:
+    """Within a group that behaves alike: not a candidate mended by copying its input (code as
+    written comes first), not the brute-force reference (it may be too slow for large inputs),
+    not the code the task wrote out (it asks for that code to change), then your own code
+    (--code), then shorter code, then earlier."""
     return (
+        c.origin == "mended",
         c.origin == "reference",
         c.origin == "task",
         c.origin != "user",

@@ -9,9 +9,11 @@ from .probes import behaviour
 from .sandbox.records import TestRun
 
 # How a candidate was produced: the temperature-0 reply, the brute-force reference (asked for
-# the simplest obviously-correct code), a fresh sample, a repair of the best so far, or the
-# user's own code (--code)
-Origin = Literal["greedy", "reference", "sample", "fix", "user", "task"]
+# the simplest obviously-correct code), a fresh sample, a repair of the best so far, the
+# user's own code (--code), the code the task writes out, or another candidate with the
+# arguments it changed copied on entry, where the task says a call must not change them
+# (keeping.mend; no model call)
+Origin = Literal["greedy", "reference", "sample", "fix", "user", "task", "mended"]
 # What a round samples: the user's code scored (given), round 0 (initial), fresh samples only,
 # fixes of the best only, or half fixes and half fresh (mixed)
 RoundKind = Literal["given", "initial", "fresh", "fix", "mixed"]

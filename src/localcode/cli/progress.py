@@ -162,6 +162,7 @@ class Progress:
                 "fix": "a fix",
                 "user": "your code",
                 "task": "the task's code",
+                "mended": "a candidate with its input copied",
             }[best.origin]
             self.write(
                 f"  best so far: round {best.round} candidate {best.index} ({how}), "
@@ -180,7 +181,11 @@ class Progress:
         run = c.run
         name = f"candidate {c.index}" + (" (fresh)" if c.origin == "sample" and c.round else "")
         name = "given code" if c.origin in ("user", "task") else name
-        name += {"greedy": " (greedy)", "reference": " (brute-force reference)"}.get(c.origin, "")
+        name += {
+            "greedy": " (greedy)",
+            "reference": " (brute-force reference)",
+            "mended": " (one above, its input copied on entry)",
+        }.get(c.origin, "")
         idle = "not run" if c.code else "no code"  # a fix that gave its code back is not run
         line = f"  {name}: {run.passed}/{run.total} passing" if run else f"  {name}: {idle}"
         if c.user_run:

@@ -1,0 +1,202 @@
+"""Tasks that say a call must leave its input unchanged (task.keeps_inputs): the checks, and
+the mend of a candidate that fails them.
+
+The checks call the function under test on the literal arguments of each call the tests make,
+and on those calls with every list argument reversed (an input already in order hides a sort in
+place), and fail where a list, dict or set it was passed differs afterwards. Only inputs come
+from the tests, never an expected value: a check is as trusted as the task's words, and ranks as
+one of the task's examples (ranking.anchored). A call that raises passes; what it raises is for
+the tests to judge.
+
+A candidate whose only fault there is that it changes its input is mended without the model
+(`mend`): its parameters are copied on entry. What it returns stays the same, so a right program
+that sorts the caller's list is not lost to a wrong one that does not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .extract import call_arguments, literal_arguments, parse
+from .sandbox.records import TestRun
+
+_KEEPS_HELPER = """import copy as _lc_copy
+
+
+def _lc_short(value):
+    text = " ".join(repr(value).splitlines())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _lc_keeps(_lc_function, _lc_call, /, *args, **kwargs):
+    before = _lc_copy.deepcopy((args, kwargs))
+    try:
+        value = _lc_function(*args, **kwargs)
+        if hasattr(value, "__next__"):  # a generator changes its arguments as it runs
+            list(value)
+    except Exception:
+        return  # what the call raises is for the other tests to judge
+    changed = [
+        (str(i + 1), old, new) for i, (old, new) in enumerate(zip(before[0], args)) if old != new
+    ]
+    changed += [(k, before[1][k], v) for k, v in kwargs.items() if before[1][k] != v]
+    if changed:
+        said = "; ".join(
+            "argument " + where + " from " + _lc_short(old) + " to " + _lc_short(new)
+            for where, old, new in changed
+        )
+        raise AssertionError(
+            _lc_call + " changed its " + said + "; the task says a call must leave its input "
+            "unchanged"
+        )
+"""
+
+
+def keep_tests(calls: list[str], entry_point: str | None) -> str | None:
+    """A test file that calls the entry point on each call's literal arguments and fails where
+    a list, dict or set it was passed differs afterwards (`test_keeps_input_1..n`): for a task
+    that says its input must not change (task.keeps_inputs). Only inputs are taken from the
+    calls, never an expected value, so it is as trusted as the task's words; a call that
+    raises passes (the tests judge that). None when no call passes a list, dict or set, or
+    when the entry point is a class (see keep_sequence_tests)."""
+    if not entry_point or entry_point[:1].isupper():
+        return None
+    checks = [_keeps(call, [], entry_point) for call in _with_reversed(calls)]
+    return _keep_file([c for c in dict.fromkeys(checks) if c])
+
+
+def keep_sequence_tests(sequences: list[tuple[str, ...]]) -> str | None:
+    """The same for a class: each method call of sequence_calls that passes a list, dict or
+    set, made after the calls before it, checked for leaving it as it was."""
+    checks = [
+        _keeps(last, list(seq[:-1]), None)
+        for seq in sequences
+        for last in _with_reversed(list(seq[-1:]))
+    ]
+    return _keep_file([c for c in dict.fromkeys(checks) if c])
+
+
+def _keeps(call: str, setup: list[str], entry_point: str | None) -> str | None:
+    """A test body: `setup`, then `call` made through _lc_keeps; None when it passes nothing
+    a call could change."""
+    try:
+        node = ast.parse(call, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    if entry_point is None and not isinstance(node.func, ast.Attribute):
+        return None
+    found = literal_arguments(node, entry_point) if entry_point else call_arguments(node)
+    if found is None or not any(
+        isinstance(v, (list, dict, set)) for v in [*found[0], *found[1].values()]
+    ):
+        return None
+    shown = call if len(call) <= 160 else call[:157] + "..."
+    node.args[:0] = [node.func, ast.Constant(shown)]
+    node.func = ast.Name("_lc_keeps", ast.Load())
+    return "\n".join(f"    {line}" for line in [*setup, ast.unparse(node)])
+
+
+def _keep_file(bodies: list[str]) -> str | None:
+    if not bodies:
+        return None
+    tests = [f"def test_keeps_input_{i}():\n{body}\n" for i, body in enumerate(bodies, 1)]
+    return _KEEPS_HELPER + "\n\n" + "\n\n".join(tests)
+
+
+def _with_reversed(calls: list[str]) -> list[str]:
+    """Each call, then the same call with every list literal it passes reversed (where that
+    changes it)."""
+    out: list[str] = []
+    for call in calls:
+        out.append(call)
+        try:
+            node = ast.parse(call, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        values = [*node.args, *(k.value for k in node.keywords)]
+        lists = [v for v in values if isinstance(v, ast.List) and len(v.elts) > 1]
+        for value in lists:
+            value.elts.reverse()
+        turned = ast.unparse(node) if lists else call
+        if turned != call:
+            out.append(turned)
+    return out
+
+
+MEND_NOTE = "the task says a call must leave its input unchanged"
+
+
+def changed_arguments(run: TestRun | None) -> set[str]:
+    """The arguments the failed checks of `run` name as changed: a position from 1, or a
+    keyword's name."""
+    return {name for r in (run.failures() if run else []) for name in _CHANGED.findall(r.message)}
+
+
+_CHANGED = re.compile(r"\bargument (\w+) from ")
+
+
+def mend(code: str, entry_point: str | None, changed: set[str]) -> str | None:
+    """`code` with the entry point's parameters that a check saw `changed` (changed_arguments)
+    deep-copied on entry, so that no call changes what it was passed; None where that cannot be
+    done plainly: no such top-level function, none of its parameters named there, a body on the
+    `def` line, or `copy` already a name of the code's own."""
+    tree = parse(code)
+    if tree is None or not entry_point:
+        return None
+    found = [
+        n
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == entry_point
+    ]
+    if not found or _binds_copy(tree):
+        return None
+    fn = found[-1]
+    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    every = [*positional, *(a.arg for a in fn.args.kwonlyargs)]
+    named = {
+        positional[int(c) - 1] for c in changed if c.isdigit() and 0 < int(c) <= len(positional)
+    }
+    names = [n for n in every if n in named or n in changed]
+    body = fn.body
+    if ast.get_docstring(fn, clean=False) is not None:
+        body = body[1:]
+    if not names or not body or body[0].lineno == fn.lineno:
+        return None
+    lines = code.splitlines(keepends=True)
+    first = body[0]
+    indent = lines[first.lineno - 1][: first.col_offset]
+    if indent.strip():  # the statement shares its line with another: no plain place for ours
+        return None
+    value = names[0] if len(names) == 1 else f"({', '.join(names)})"
+    copied = f"{indent}{', '.join(names)} = copy.deepcopy({value})  # {MEND_NOTE}\n"
+    top = min([fn.lineno, *(d.lineno for d in fn.decorator_list)]) - 1
+    imported = any(
+        isinstance(n, ast.Import) and any(a.name == "copy" and not a.asname for a in n.names)
+        for n in tree.body
+    )
+    mended = [*lines[:top], *([] if imported else ["import copy\n\n\n"])]
+    mended += [*lines[top : first.lineno - 1], copied, *lines[first.lineno - 1 :]]
+    text = "".join(mended)
+    return text if parse(text) is not None else None
+
+
+def _binds_copy(tree: ast.Module) -> bool:
+    """`copy` is a name the code gives something other than the copy module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "copy" and isinstance(node.ctx, ast.Store):
+            return True
+        if isinstance(node, ast.arg) and node.arg == "copy":
+            return True
+        if getattr(node, "name", None) == "copy" and not isinstance(node, ast.alias):
+            return True  # a def or class named copy
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound == "copy" and (isinstance(node, ast.ImportFrom) or alias.asname):
+                    return True
+    return False

@@ -1,0 +1,100 @@
+"""Tasks that say a call must leave its input unchanged: the checks and the mend."""
+
+from __future__ import annotations
+
+from localcode import sandbox
+from localcode.keeping import changed_arguments, keep_sequence_tests, keep_tests, mend
+from localcode.probes import sequence_calls
+
+
+def passes(code: str, source: str) -> list[bool]:
+    return [r.passed for r in sandbox.run_tests(code, source, sandbox.Limits()).results]
+
+
+def test_calls_that_change_a_list_dict_or_set_passed_to_them_fail_the_keep_checks() -> None:
+    calls = ["f([3, 1, 2])", "f(7)", "f({'a': 1})", "f(xs={2, 1})", "f([])"]
+    source = keep_tests(calls, "f")
+    assert source is not None
+    # a call with nothing a function could change is no check; a list is also tried reversed
+    made = [line.strip() for line in source.splitlines() if line.startswith("    _lc_keeps(f")]
+    assert made == [
+        "_lc_keeps(f, 'f([3, 1, 2])', [3, 1, 2])",
+        "_lc_keeps(f, 'f([2, 1, 3])', [2, 1, 3])",
+        "_lc_keeps(f, \"f({'a': 1})\", {'a': 1})",
+        "_lc_keeps(f, 'f(xs={2, 1})', xs={2, 1})",
+        "_lc_keeps(f, 'f([])', [])",
+    ]
+    keeps = "def f(xs):\n    return sorted(xs) if not isinstance(xs, int) else xs\n"
+    sorts = "def f(xs):\n    xs.sort()\n    return xs\n"  # a dict and a set have no sort()
+    clears = "def f(xs):\n    if isinstance(xs, (dict, set)):\n        xs.clear()\n    return 1\n"
+    assert passes(keeps, source) == [True] * 5
+    # sorting raises on a dict and a set: what a call raises is for the other tests to judge
+    assert passes(sorts, source) == [False, False, True, True, True]
+    run = sandbox.run_tests(clears, source, sandbox.Limits())
+    assert [r.passed for r in run.results] == [True, True, False, False, True]
+    said = [r.message for r in run.failures()]
+    assert "f({'a': 1}) changed its argument 1 from {'a': 1} to {}" in said[0]
+    # a keyword argument's change is seen across the sandbox's process boundary too
+    assert "f(xs={2, 1}) changed its argument xs from {1, 2} to set()" in said[1]
+    assert changed_arguments(run) == {"1", "xs"}
+    assert keep_tests(calls[1:2], "f") is None and keep_tests(calls, "Stack") is None
+
+
+def test_a_sort_in_place_shows_on_an_input_already_sorted_reversed() -> None:
+    source = keep_tests(["median([1, 2, 3])"], "median")
+    assert source is not None
+    sorts = "def median(xs):\n    xs.sort()\n    return xs[len(xs) // 2]\n"
+    assert passes(sorts, source) == [True, False]
+
+
+def test_a_class_method_that_changes_what_it_is_passed_fails_the_keep_checks() -> None:
+    tests = (
+        "def test_a():\n    s = Stats(2)\n    assert s.summary([3, 1, 2]) == 2\n"
+        "    assert s.summary([5]) == 5\n    assert s.count() == 2\n"
+    )
+    source = keep_sequence_tests(sequence_calls([tests], "Stats"))
+    assert source is not None and "def test_keeps_input_4" not in source  # count() takes nothing
+    assert "    s = Stats(2)\n    s.summary([3, 1, 2])\n    _lc_keeps(s.summary, " in source
+    sorts = (
+        "class Stats:\n    def __init__(self, n):\n        self.seen = 0\n"
+        "    def summary(self, xs):\n        self.seen += 1\n        xs.sort()\n"
+        "        return xs[len(xs) // 2]\n    def count(self):\n        return self.seen\n"
+    )
+    run = sandbox.run_tests(sorts, source, sandbox.Limits())
+    assert [r.passed for r in run.results] == [False, False, True]  # [5] sorted is [5]
+    assert "s.summary([3, 1, 2]) changed its argument 1 from [3, 1, 2] to [1, 2, 3]" in (
+        run.results[0].message
+    )
+    copies = sorts.replace("xs.sort()", "xs = sorted(xs)")
+    assert sandbox.run_tests(copies, source, sandbox.Limits()).all_passed
+
+
+def test_a_candidate_is_mended_by_copying_the_arguments_it_changed_on_entry() -> None:
+    code = (
+        "from typing import List\n\n\n@staticmethod\ndef top(xs: List[int], k, *, key=None):\n"
+        '    """The k largest."""\n    xs.sort(key=key, reverse=True)\n    return xs[:k]\n'
+    )
+    source = keep_tests(["top([1, 3, 2], 2)", "top([4, 5], k=1)"], "top")
+    assert source is not None
+    run = sandbox.run_tests(code.replace("@staticmethod\n", ""), source, sandbox.Limits())
+    assert not run.all_passed and changed_arguments(run) == {"1"}
+    mended = mend(code, "top", {"1"})
+    assert mended == (
+        "from typing import List\n\n\nimport copy\n\n\n@staticmethod\n"
+        "def top(xs: List[int], k, *, key=None):\n"
+        '    """The k largest."""\n'
+        "    xs = copy.deepcopy(xs)  # the task says a call must leave its input unchanged\n"
+        "    xs.sort(key=key, reverse=True)\n    return xs[:k]\n"
+    )
+    fixed = mended.replace("@staticmethod\n", "")
+    assert sandbox.run_tests(fixed, source, sandbox.Limits()).all_passed
+    # several at once, by position or keyword; `import copy` already there is used
+    two = "import copy\n\ndef g(a, b, *, c):\n    a.sort()\n    return a\n"
+    assert "    a, c = copy.deepcopy((a, c))  # " in (mend(two, "g", {"1", "c"}) or "")
+    assert (mend(two, "g", {"1"}) or "").count("import copy") == 1
+    # nothing plain to do: no such function, nothing named, a body on the def line, or
+    # `copy` a name of the code's own
+    assert mend(two, "h", {"1"}) is None and mend(two, "g", {"5"}) is None
+    assert mend("def g(a): return a.sort()\n", "g", {"1"}) is None
+    assert mend("from copy import copy\ndef g(a):\n    a.sort()\n", "g", {"1"}) is None
+    assert mend("def g(copy):\n    copy.sort()\n", "g", {"1"}) is None
