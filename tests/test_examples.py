@@ -534,6 +534,10 @@ def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_n
         "Work non-destructively.",
         "This must not have side effects on its input.",
         "Can you fix it so it doesn't change the list I pass in?",
+        # the parameters by name, as the task writes its call
+        "Write `shuffled(deck, seed)` that returns a shuffled copy. It does not modify deck.",
+        "Write `g(nums, k)`; nums is read-only.",
+        "Write `k(xs)`. Don't touch the original.",
     ]
     for text in says:
         assert keeps_inputs(parse_task(text)), text
@@ -568,8 +572,11 @@ def test_a_task_that_says_its_input_must_not_change_is_told_from_one_that_does_n
     }
     assert len(keeps) == 19 and said == keeps | {"tasks/median", "repairs/median_copy"}
     # of the HumanEval prompts, HumanEval/88 says so; HumanEval/142's "will not change the
-    # entries in the list whose indexes are ..." reads the same way
+    # entries in the list whose indexes are ..." reads the same way, and so does
+    # HumanEval/161's "keep it as it is" of a character of `s` (a string: no call passes
+    # anything it could change, so nothing is checked)
     assert [p.task_id for p in load_problems() if keeps_inputs(parse_task(p.prompt))] == [
         "HumanEval/88",
         "HumanEval/142",
+        "HumanEval/161",
     ]

@@ -92,9 +92,39 @@ def test_a_candidate_is_mended_by_copying_the_arguments_it_changed_on_entry() ->
     two = "import copy\n\ndef g(a, b, *, c):\n    a.sort()\n    return a\n"
     assert "    a, c = copy.deepcopy((a, c))  # " in (mend(two, "g", {"1", "c"}) or "")
     assert (mend(two, "g", {"1"}) or "").count("import copy") == 1
-    # nothing plain to do: no such function, nothing named, a body on the def line, or
-    # `copy` a name of the code's own
+    # nothing plain to do: no such function, nothing named, a body on the def line
     assert mend(two, "h", {"1"}) is None and mend(two, "g", {"5"}) is None
     assert mend("def g(a): return a.sort()\n", "g", {"1"}) is None
-    assert mend("from copy import copy\ndef g(a):\n    a.sort()\n", "g", {"1"}) is None
-    assert mend("def g(copy):\n    copy.sort()\n", "g", {"1"}) is None
+    # `copy` a name of the code's own: deepcopy by its own name
+    assert "    a = deepcopy(a)  #" in (
+        mend("from copy import copy\ndef g(a):\n    a.sort()\n", "g", {"1"}) or ""
+    )
+    assert "    copy = deepcopy(copy)  #" in (
+        mend("def g(copy):\n    copy.sort()\n", "g", {"1"}) or ""
+    )
+
+
+def test_an_operation_in_place_a_generator_and_a_dead_process_are_read_right() -> None:
+    source = keep_tests(["f([3, 1, 2])"], "f")
+    assert source is not None
+    # returns nothing: what an operation in place does, whatever the task's words seemed to say
+    assert passes("def f(xs):\n    xs.sort()\n", source) == [True, True]
+    # a generator that sorts as it runs: its changes are seen once it has run
+    assert passes("def f(xs):\n    xs.sort()\n    yield from xs\n", source) == [False, False]
+    # a process that dies is no call that raised: no pass for the checks after it either
+    dies = "import os\n\ndef f(xs):\n    os._exit(3)\n"
+    assert passes(dies, source) == [False, False]
+    assert passes("def f(xs):\n    raise ValueError(xs)\n", source) == [True, True]
+
+
+def test_a_mend_is_refused_for_a_function_that_calls_itself_and_uses_deepcopy_beside_copy() -> None:
+    walks = "def f(grid, r=0):\n    grid[r] = 0\n    return 1 + (f(grid, r + 1) if r + 1 < len(grid) else 0)\n"
+    assert mend(walks, "f", {"1"}) is None
+    own_copy = "def f(xs):\n    copy = xs[:]\n    xs.sort()\n    return copy, xs\n"
+    assert mend(own_copy, "f", {"1"}) == (
+        "from copy import deepcopy\n\n\ndef f(xs):\n"
+        "    xs = deepcopy(xs)  # the task says a call must leave its input unchanged\n"
+        "    copy = xs[:]\n    xs.sort()\n    return copy, xs\n"
+    )
+    both = "def deepcopy(x):\n    return x\n\ndef f(xs):\n    copy = 1\n    return xs\n"
+    assert mend(both, "f", {"1"}) is None

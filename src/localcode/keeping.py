@@ -19,9 +19,11 @@ import ast
 import re
 
 from .extract import call_arguments, literal_arguments, parse
+from .sandbox.harness import RAISED_NOTE
 from .sandbox.records import TestRun
 
 _KEEPS_HELPER = """import copy as _lc_copy
+import os as _lc_os
 
 
 def _lc_short(value):
@@ -29,14 +31,31 @@ def _lc_short(value):
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def _lc_raised(exc):
+    # as harness.solution_raised: rebuilt from the solution's process, or raised in solution.py
+    notes = getattr(exc, "__notes__", None) or ()
+    if any(isinstance(n, str) and n.startswith(RAISED_NOTE) for n in notes):
+        return True
+    tb = exc.__traceback__
+    while tb is not None:
+        if _lc_os.path.basename(tb.tb_frame.f_code.co_filename) == "solution.py":
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _lc_keeps(_lc_function, _lc_call, /, *args, **kwargs):
     before = _lc_copy.deepcopy((args, kwargs))
     try:
         value = _lc_function(*args, **kwargs)
         if hasattr(value, "__next__"):  # a generator changes its arguments as it runs
-            list(value)
-    except Exception:
-        return  # what the call raises is for the other tests to judge
+            value = list(value)
+    except Exception as exc:
+        if _lc_raised(exc):
+            return  # what the call raises is for the other tests to judge
+        raise  # the harness's own trouble (the solution process died): no pass
+    if value is None:
+        return  # a call that returns nothing and changes its input is an operation in place
     changed = [
         (str(i + 1), old, new) for i, (old, new) in enumerate(zip(before[0], args)) if old != new
     ]
@@ -50,7 +69,7 @@ def _lc_keeps(_lc_function, _lc_call, /, *args, **kwargs):
             _lc_call + " changed its " + said + "; the task says a call must leave its input "
             "unchanged"
         )
-"""
+""".replace("RAISED_NOTE", repr(RAISED_NOTE))
 
 
 def keep_tests(calls: list[str], entry_point: str | None) -> str | None:
@@ -144,7 +163,8 @@ def mend(code: str, entry_point: str | None, changed: set[str]) -> str | None:
     """`code` with the entry point's parameters that a check saw `changed` (changed_arguments)
     deep-copied on entry, so that no call changes what it was passed; None where that cannot be
     done plainly: no such top-level function, none of its parameters named there, a body on the
-    `def` line, or `copy` already a name of the code's own."""
+    `def` line, a function that calls itself (its calls may share what they are passed), or
+    both `copy` and `deepcopy` names of the code's own."""
     tree = parse(code)
     if tree is None or not entry_point:
         return None
@@ -153,7 +173,8 @@ def mend(code: str, entry_point: str | None, changed: set[str]) -> str | None:
         for n in tree.body
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == entry_point
     ]
-    if not found or _binds_copy(tree):
+    how = _deepcopy(tree)
+    if not found or how is None or _calls_itself(found[-1]):
         return None
     fn = found[-1]
     positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
@@ -172,31 +193,61 @@ def mend(code: str, entry_point: str | None, changed: set[str]) -> str | None:
     indent = lines[first.lineno - 1][: first.col_offset]
     if indent.strip():  # the statement shares its line with another: no plain place for ours
         return None
+    call, imports = how
     value = names[0] if len(names) == 1 else f"({', '.join(names)})"
-    copied = f"{indent}{', '.join(names)} = copy.deepcopy({value})  # {MEND_NOTE}\n"
+    copied = f"{indent}{', '.join(names)} = {call}({value})  # {MEND_NOTE}\n"
     top = min([fn.lineno, *(d.lineno for d in fn.decorator_list)]) - 1
-    imported = any(
-        isinstance(n, ast.Import) and any(a.name == "copy" and not a.asname for a in n.names)
-        for n in tree.body
-    )
-    mended = [*lines[:top], *([] if imported else ["import copy\n\n\n"])]
+    mended = [*lines[:top], *([f"{imports}\n\n\n"] if imports else [])]
     mended += [*lines[top : first.lineno - 1], copied, *lines[first.lineno - 1 :]]
     text = "".join(mended)
     return text if parse(text) is not None else None
 
 
-def _binds_copy(tree: ast.Module) -> bool:
-    """`copy` is a name the code gives something other than the copy module."""
+def _deepcopy(tree: ast.Module) -> tuple[str, str] | None:
+    """How the code can call copy.deepcopy: (the call, the import it needs, if any). None where
+    the code gives both `copy` and `deepcopy` other meanings."""
+    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    has_copy = any(
+        a.name == "copy" and not a.asname for n in top if isinstance(n, ast.Import) for a in n.names
+    )
+    has_deepcopy = any(
+        n.module == "copy" and a.name == "deepcopy" and not a.asname
+        for n in top
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+    )
+    if not _binds(tree, "copy"):
+        return "copy.deepcopy", "" if has_copy else "import copy"
+    if not _binds(tree, "deepcopy"):
+        return "deepcopy", "" if has_deepcopy else "from copy import deepcopy"
+    return None
+
+
+def _binds(tree: ast.Module, name: str) -> bool:
+    """`name` is bound in the code to something other than what `import copy` or `from copy
+    import deepcopy` binds it to."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == "copy" and isinstance(node.ctx, ast.Store):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
             return True
-        if isinstance(node, ast.arg) and node.arg == "copy":
+        if isinstance(node, ast.arg) and node.arg == name:
             return True
-        if getattr(node, "name", None) == "copy" and not isinstance(node, ast.alias):
-            return True  # a def or class named copy
+        if getattr(node, "name", None) == name and not isinstance(node, ast.alias):
+            return True  # a def or class of that name
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]
-                if bound == "copy" and (isinstance(node, ast.ImportFrom) or alias.asname):
+                plain = (
+                    isinstance(node, ast.Import) and alias.name == "copy"
+                    if name == "copy"
+                    else isinstance(node, ast.ImportFrom) and node.module == "copy"
+                )
+                if bound == name and not (plain and not alias.asname):
                     return True
     return False
+
+
+def _calls_itself(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fn.name
+        for n in ast.walk(fn)
+    )

@@ -254,11 +254,13 @@ class _Run:
                 if self.task.is_class
                 else keep_tests(probe_calls(sources, entry), entry)
             )
-            if self.keeps is not None:
-                self.notes.append(
-                    "the task says a call must leave its input unchanged: every call the tests "
-                    "make was also checked for that, and counts as a failed example where it did not"
-                )
+            self.notes.append(
+                "the task says a call must leave its input unchanged: every call the tests "
+                "make was also checked for that, and counts as a failed example where it did not"
+                if self.keeps is not None
+                else "the task says a call must leave its input unchanged, but no call the tests "
+                "make passes a list, dict or set written out, so nothing checked that"
+            )
         if self.cfg.ranking != "codet":
             return
         if self.task.is_class:  # its method calls, in sequence

@@ -168,12 +168,33 @@ def keeps_inputs(task: Task) -> bool:
     is passed in, a list, dict, array or set: "leave the caller's list unchanged", "don't
     change the given array"). A task that asks elsewhere for a change in place ("sort the list
     in place", "the same list object", "change the list I pass in") says the opposite."""
-    sentences = _SENTENCE_END.split(task.text)
+    names, text = _parameter_names(task), task.text
+    if task.entry_point:  # its call or signature names them, but says nothing of them
+        text = re.sub(rf"\b{re.escape(task.entry_point)}\s*\([^()]{{0,300}}\)", " ", text)
+    sentences = _SENTENCE_END.split(text)
+    named = re.compile(rf"\b(?:{'|'.join(map(re.escape, names))})\b") if names else None
     return any(
         _NO_SIDE_EFFECTS.search(s)
-        or ((_NO_CHANGE.search(s) or _KEPT.search(s)) and _ARGUMENT.search(s))
+        or (
+            (_NO_CHANGE.search(s) or _KEPT.search(s))
+            and (_ARGUMENT.search(s) or (named is not None and named.search(s)))
+        )
         for s in sentences
     ) and not any(_changes_in_place(s) for s in sentences)
+
+
+def _parameter_names(task: Task) -> list[str]:
+    """The entry point's parameters, as the task writes its call or signature: `f(deck, n)`."""
+    if not task.entry_point:
+        return []
+    names: list[str] = []
+    pattern = rf"\b{re.escape(task.entry_point)}\s*\(([^()]{{0,300}})\)"
+    for found in itertools.islice(re.finditer(pattern, task.text), 20):
+        for part in found.group(1).split(","):
+            name = re.match(r"\s*\*{0,2}([A-Za-z_]\w*)\s*(?:[:=]|$)", part)
+            if name and name.group(1) not in ("self", "cls") and name.group(1) not in names:
+                names.append(name.group(1))
+    return names
 
 
 def _changes_in_place(sentence: str) -> bool:
@@ -213,7 +234,7 @@ _CHANGE_PASSED = re.compile(
 # a negation a few words before: "not in place", "don't sort it in place", "rather than changing"
 _NEGATED_BEFORE = re.compile(rf"{_NEGATION}\s+(?:\S+\s+){{0,4}}$", re.I)
 _ARGUMENT = re.compile(
-    r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|pass(?:ed)?[\s-]in|"
+    r"\b(?:inputs?|arguments?|args|parameters?|caller'?s?|pass(?:ed)?[\s-]in|original(?!\s+order)|"
     r"I\s+(?:give|pass|send|provide)|in[\s-]place|lists?|dicts?|dictionar(?:y|ies)|arrays?|"
     r"sets?|sequences?|matri(?:x|ces)|grids?|rows|sublists?|mappings?|collections?)\b",
     re.I,

@@ -368,6 +368,7 @@ def _handle(
         args = [decode(a) for a in message.get("args", [])]
         kwargs = {k: decode(v) for k, v in message.get("kwargs", {}).items()}
         result = obj(*args, **kwargs)
+        value = wire.encode(result, ref)  # first: a generator changes its arguments as it runs
         after = [
             [i, wire.encode(a, ref)]
             for i, a in enumerate(args)
@@ -378,7 +379,7 @@ def _handle(
             for k, a in kwargs.items()
             if isinstance(a, (list, dict, set, bytearray))
         ]
-        return {"v": wire.encode(result, ref), "after": after, "after_kw": after_kw}
+        return {"v": value, "after": after, "after_kw": after_kw}
     arg = decode(message.get("arg"))
     ops = {
         "getattr": lambda: getattr(obj, arg),
