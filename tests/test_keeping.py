@@ -36,7 +36,7 @@ def test_calls_that_change_a_list_dict_or_set_passed_to_them_fail_the_keep_check
     assert "f({'a': 1}) changed its argument 1 from {'a': 1} to {}" in said[0]
     # a keyword argument's change is seen across the sandbox's process boundary too
     assert "f(xs={2, 1}) changed its argument xs from {1, 2} to set()" in said[1]
-    assert changed_arguments(run) == {"1", "xs"}
+    assert changed_arguments(run) == {"f": {"1", "xs"}}
     assert keep_tests(calls[1:2], "f") is None and keep_tests(calls, "Stack") is None
 
 
@@ -77,8 +77,8 @@ def test_a_candidate_is_mended_by_copying_the_arguments_it_changed_on_entry() ->
     source = keep_tests(["top([1, 3, 2], 2)", "top([4, 5], k=1)"], "top")
     assert source is not None
     run = sandbox.run_tests(code.replace("@staticmethod\n", ""), source, sandbox.Limits())
-    assert not run.all_passed and changed_arguments(run) == {"1"}
-    mended = mend(code, "top", {"1"})
+    assert not run.all_passed and changed_arguments(run) == {"top": {"1"}}
+    mended = mend(code, "top", {"top": {"1"}})
     assert mended == (
         "from typing import List\n\n\nimport copy\n\n\n@staticmethod\n"
         "def top(xs: List[int], k, *, key=None):\n"
@@ -90,17 +90,17 @@ def test_a_candidate_is_mended_by_copying_the_arguments_it_changed_on_entry() ->
     assert sandbox.run_tests(fixed, source, sandbox.Limits()).all_passed
     # several at once, by position or keyword; `import copy` already there is used
     two = "import copy\n\ndef g(a, b, *, c):\n    a.sort()\n    return a\n"
-    assert "    a, c = copy.deepcopy((a, c))  # " in (mend(two, "g", {"1", "c"}) or "")
-    assert (mend(two, "g", {"1"}) or "").count("import copy") == 1
+    assert "    a, c = copy.deepcopy((a, c))  # " in (mend(two, "g", {"g": {"1", "c"}}) or "")
+    assert (mend(two, "g", {"g": {"1"}}) or "").count("import copy") == 1
     # nothing plain to do: no such function, nothing named, a body on the def line
-    assert mend(two, "h", {"1"}) is None and mend(two, "g", {"5"}) is None
-    assert mend("def g(a): return a.sort()\n", "g", {"1"}) is None
+    assert mend(two, "h", {"h": {"1"}}) is None and mend(two, "g", {"g": {"5"}}) is None
+    assert mend("def g(a): return a.sort()\n", "g", {"g": {"1"}}) is None
     # `copy` a name of the code's own: deepcopy by its own name
     assert "    a = deepcopy(a)  #" in (
-        mend("from copy import copy\ndef g(a):\n    a.sort()\n", "g", {"1"}) or ""
+        mend("from copy import copy\ndef g(a):\n    a.sort()\n", "g", {"g": {"1"}}) or ""
     )
     assert "    copy = deepcopy(copy)  #" in (
-        mend("def g(copy):\n    copy.sort()\n", "g", {"1"}) or ""
+        mend("def g(copy):\n    copy.sort()\n", "g", {"g": {"1"}}) or ""
     )
 
 
@@ -119,12 +119,31 @@ def test_an_operation_in_place_a_generator_and_a_dead_process_are_read_right() -
 
 def test_a_mend_is_refused_for_a_function_that_calls_itself_and_uses_deepcopy_beside_copy() -> None:
     walks = "def f(grid, r=0):\n    grid[r] = 0\n    return 1 + (f(grid, r + 1) if r + 1 < len(grid) else 0)\n"
-    assert mend(walks, "f", {"1"}) is None
+    assert mend(walks, "f", {"f": {"1"}}) is None
     own_copy = "def f(xs):\n    copy = xs[:]\n    xs.sort()\n    return copy, xs\n"
-    assert mend(own_copy, "f", {"1"}) == (
+    assert mend(own_copy, "f", {"f": {"1"}}) == (
         "from copy import deepcopy\n\n\ndef f(xs):\n"
         "    xs = deepcopy(xs)  # the task says a call must leave its input unchanged\n"
         "    copy = xs[:]\n    xs.sort()\n    return copy, xs\n"
     )
     both = "def deepcopy(x):\n    return x\n\ndef f(xs):\n    copy = 1\n    return xs\n"
-    assert mend(both, "f", {"1"}) is None
+    assert mend(both, "f", {"f": {"1"}}) is None
+
+
+def test_a_class_method_that_changes_its_input_is_mended_in_the_class() -> None:
+    tests = "def test_a():\n    s = Stats(2)\n    assert s.summary([3, 1, 2]) == 2\n"
+    source = keep_sequence_tests(sequence_calls([tests], "Stats"))
+    assert source is not None
+    code = (
+        "class Stats:\n    def __init__(self, n):\n        self.n = n\n\n"
+        "    def summary(self, xs):\n        xs.sort()\n        return xs[len(xs) // 2]\n"
+    )
+    run = sandbox.run_tests(code, source, sandbox.Limits())
+    assert changed_arguments(run) == {"summary": {"1"}}
+    mended = mend(code, "Stats", changed_arguments(run))
+    assert mended is not None and mended.startswith("import copy\n\n\nclass Stats:")
+    assert "    def summary(self, xs):\n        xs = copy.deepcopy(xs)  # the task says" in mended
+    assert sandbox.run_tests(mended, source, sandbox.Limits()).all_passed
+    # a method that calls itself through self is left as it is
+    again = code.replace("return xs[len(xs) // 2]", "return self.summary(xs[1:]) if xs else 0")
+    assert mend(again, "Stats", {"summary": {"1"}}) is None

@@ -150,57 +150,83 @@ def _with_reversed(calls: list[str]) -> list[str]:
 MEND_NOTE = "the task says a call must leave its input unchanged"
 
 
-def changed_arguments(run: TestRun | None) -> set[str]:
-    """The arguments the failed checks of `run` name as changed: a position from 1, or a
+def changed_arguments(run: TestRun | None) -> dict[str, set[str]]:
+    """The arguments the failed checks of `run` name as changed, by the function or method
+    called (`f`, or `summary` for `s.summary(...)`): a position from 1 (after `self`), or a
     keyword's name."""
-    return {name for r in (run.failures() if run else []) for name in _CHANGED.findall(r.message)}
+    out: dict[str, set[str]] = {}
+    for result in run.failures() if run else []:
+        said = _SAID.search(result.message)
+        if said:
+            out.setdefault(said.group(1), set()).update(_CHANGED.findall(said.group(0)))
+    return out
 
 
+_SAID = re.compile(r"AssertionError: (?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\(.*? changed its .*")
 _CHANGED = re.compile(r"\bargument (\w+) from ")
 
 
-def mend(code: str, entry_point: str | None, changed: set[str]) -> str | None:
-    """`code` with the entry point's parameters that a check saw `changed` (changed_arguments)
-    deep-copied on entry, so that no call changes what it was passed; None where that cannot be
-    done plainly: no such top-level function, none of its parameters named there, a body on the
-    `def` line, a function that calls itself (its calls may share what they are passed), or
-    both `copy` and `deepcopy` names of the code's own."""
+def mend(code: str, entry_point: str | None, changed: dict[str, set[str]]) -> str | None:
+    """`code` with the parameters a check saw `changed` (changed_arguments) deep-copied on
+    entry to the function, or to the class's methods, so that no call changes what it was
+    passed; None where that cannot be done plainly: no such top-level function or class,
+    none of its parameters named there, a body on the `def` line, a function that calls itself
+    (its calls may share what they are passed), or both `copy` and `deepcopy` names of the
+    code's own."""
     tree = parse(code)
-    if tree is None or not entry_point:
+    how = _deepcopy(tree) if tree else None
+    top = [n for n in tree.body if getattr(n, "name", None) == entry_point] if tree else []
+    if how is None or not top:
         return None
-    found = [
-        n
-        for n in tree.body
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == entry_point
-    ]
-    how = _deepcopy(tree)
-    if not found or how is None or _calls_itself(found[-1]):
+    if isinstance(top[-1], ast.ClassDef):
+        methods = {n.name: n for n in top[-1].body if isinstance(n, _FUNCTIONS)}
+        targets = [(methods[m], names, True) for m, names in changed.items() if m in methods]
+    elif isinstance(top[-1], _FUNCTIONS) and entry_point in changed:
+        targets = [(top[-1], changed[entry_point], False)]
+    else:
         return None
-    fn = found[-1]
+    lines = code.splitlines(keepends=True)
+    inserts = [_copy_line(fn, names, method, lines, how[0]) for fn, names, method in targets]
+    if not inserts or None in inserts:
+        return None
+    for at, line in sorted((i for i in inserts if i), reverse=True):
+        lines.insert(at, line)
+    first = min([top[-1].lineno, *(d.lineno for d in top[-1].decorator_list)]) - 1
+    text = "".join([*lines[:first], *([f"{how[1]}\n\n\n"] if how[1] else []), *lines[first:]])
+    return text if parse(text) is not None else None
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _copy_line(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+    changed: set[str],
+    method: bool,
+    lines: list[str],
+    call: str,
+) -> tuple[int, str] | None:
+    """Where in `lines` the copy of `fn`'s changed parameters goes, and the line itself."""
+    if _calls_itself(fn):
+        return None
     positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    static = any(getattr(d, "id", "") == "staticmethod" for d in fn.decorator_list)
+    if method and not static:
+        positional = positional[1:]  # self (or cls): the call does not pass it
     every = [*positional, *(a.arg for a in fn.args.kwonlyargs)]
     named = {
         positional[int(c) - 1] for c in changed if c.isdigit() and 0 < int(c) <= len(positional)
     }
     names = [n for n in every if n in named or n in changed]
-    body = fn.body
-    if ast.get_docstring(fn, clean=False) is not None:
-        body = body[1:]
+    body = fn.body[1:] if ast.get_docstring(fn, clean=False) is not None else fn.body
     if not names or not body or body[0].lineno == fn.lineno:
         return None
-    lines = code.splitlines(keepends=True)
     first = body[0]
     indent = lines[first.lineno - 1][: first.col_offset]
     if indent.strip():  # the statement shares its line with another: no plain place for ours
         return None
-    call, imports = how
     value = names[0] if len(names) == 1 else f"({', '.join(names)})"
-    copied = f"{indent}{', '.join(names)} = {call}({value})  # {MEND_NOTE}\n"
-    top = min([fn.lineno, *(d.lineno for d in fn.decorator_list)]) - 1
-    mended = [*lines[:top], *([f"{imports}\n\n\n"] if imports else [])]
-    mended += [*lines[top : first.lineno - 1], copied, *lines[first.lineno - 1 :]]
-    text = "".join(mended)
-    return text if parse(text) is not None else None
+    return first.lineno - 1, f"{indent}{', '.join(names)} = {call}({value})  # {MEND_NOTE}\n"
 
 
 def _deepcopy(tree: ast.Module) -> tuple[str, str] | None:
@@ -247,7 +273,12 @@ def _binds(tree: ast.Module, name: str) -> bool:
 
 
 def _calls_itself(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A call of its own name, or of `self.<its name>`."""
     return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fn.name
+        isinstance(n, ast.Call)
+        and (
+            (isinstance(n.func, ast.Name) and n.func.id == fn.name)
+            or (isinstance(n.func, ast.Attribute) and n.func.attr == fn.name)
+        )
         for n in ast.walk(fn)
     )

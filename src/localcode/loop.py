@@ -910,7 +910,7 @@ class _Run:
         otherwise, once more with the arguments it changed copied on entry (keeping.mend): what
         it returns is the same, and no model call is spent. Numbered from `start`."""
         out: list[Candidate] = []
-        for c in cands if self.keeps is not None and not self.task.is_class else []:
+        for c in cands if self.keeps is not None else []:
             if c.keep_run is None or c.keeps_inputs or c.keep_run.error or c.reason:
                 continue
             code = mend(c.code, self.task.entry_point, changed_arguments(c.keep_run))
