@@ -760,6 +760,29 @@ def test_a_class_is_tested_by_test_functions_written_out() -> None:
     assert result.passed and scores(result) == [["1/1"]]
 
 
+def test_a_class_whose_method_changes_its_input_is_mended_even_where_the_tests_cannot_run() -> None:
+    task = (
+        "Write a class `Stats` whose `summary(values)` returns the median of a list. "
+        "It has to leave the list it is given pristine."
+    )
+    # the generated tests import what is not there: they cannot run for any candidate
+    tests = (
+        "```python\nimport no_such_module\n\n\ndef test_case_1():\n    s = Stats()\n"
+        "    assert s.summary([3, 1, 2]) == 2\n```"
+    )
+    sorts = (
+        "class Stats:\n    def summary(self, values):\n        values.sort()\n"
+        "        return values[len(values) // 2]\n"
+    )
+    backend = MockBackend("demo", replies=[tests, fenced(sorts)])
+    result = solve(task, cfg(n_candidates=1, max_iters=1), backend=backend)
+    written, mended = result.rounds[0].candidates
+    assert written.reason and "no_such_module" in written.reason and not written.keeps_inputs
+    assert mended.origin == "mended" and mended.keeps_inputs
+    assert "        values = copy.deepcopy(values)  # the task says" in mended.code
+    assert result.best is mended and not result.passed
+
+
 COUNTER_TASK = "Write a class `Counter` with `add(x)` and `count(x)`: how many times x was added."
 COUNTER = (
     "class Counter:\n    def __init__(self):\n        self.n = {}\n    def add(self, x):\n"

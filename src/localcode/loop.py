@@ -911,7 +911,7 @@ class _Run:
         it returns is the same, and no model call is spent. Numbered from `start`."""
         out: list[Candidate] = []
         for c in cands if self.keeps is not None else []:
-            if c.keep_run is None or c.keeps_inputs or c.keep_run.error or c.reason:
+            if c.keep_run is None or c.keeps_inputs or c.keep_run.error or c.error:
                 continue
             code = mend(c.code, self.task.entry_point, changed_arguments(c.keep_run))
             if code is not None:
