@@ -381,6 +381,10 @@ def test_a_sentence_task_names_its_function_in_its_example_lines() -> None:
     assert parse_task("Write a function that adds numbers.").entry_point is None
     assert parse_task("Write a class `Stack` with push and pop.").entry_point == "Stack"
     assert parse_task("Implement a `MinStack` class.").entry_point == "MinStack"
+    # asked for as users ask: "I need a small class `Stats`. The method `summary(values)` ..."
+    need = "I need a small class `Stats`. Its method `summary(values)` returns the median."
+    assert parse_task(need).entry_point == "Stats"
+    assert parse_task("We want a `Ledger` class with `add(x)`.").entry_point == "Ledger"
     # the name the task gives first: the class, not its methods; the function, not a class it uses
     methods = "Write a class `LRUCache` with `get(key)` and `put(key, value)`."
     assert parse_task(methods).entry_point == "LRUCache"

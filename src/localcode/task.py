@@ -20,7 +20,7 @@ _BACKTICK_CALL = re.compile(r"`([A-Za-z_]\w*)\s*\(")
 _CLASS = re.compile(r"\bclass\s+`?([A-Z]\w*)\b|`([A-Z]\w*)`\s+class\b")
 # ... the same, asked for: "write a class `LRUCache`", "implement a `MinStack` class"
 _CLASS_ASKED = re.compile(
-    rf"\b(?i:write|implement|design|create|build|define|make|code)\b[^.\n`]*?(?:{_CLASS.pattern})"
+    rf"\b(?i:write|implement|design|create|build|define|make|code|need|want)\b[^.\n`]*?(?:{_CLASS.pattern})"
 )
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 # a definition at the start of a line, with its indent: `def f(`, `async def f(`, `class C:`
