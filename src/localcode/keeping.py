@@ -99,13 +99,8 @@ def keep_sequence_tests(sequences: list[tuple[str, ...]]) -> str | None:
 def _keeps(call: str, setup: list[str], entry_point: str | None) -> str | None:
     """A test body: `setup`, then `call` made through _lc_keeps; None when it passes nothing
     a call could change."""
-    try:
-        node = ast.parse(call, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if not isinstance(node, ast.Call):
-        return None
-    if entry_point is None and not isinstance(node.func, ast.Attribute):
+    node = _call(call)
+    if node is None or (entry_point is None and not isinstance(node.func, ast.Attribute)):
         return None
     found = literal_arguments(node, entry_point) if entry_point else call_arguments(node)
     if found is None or not any(
@@ -131,11 +126,8 @@ def _with_reversed(calls: list[str]) -> list[str]:
     out: list[str] = []
     for call in calls:
         out.append(call)
-        try:
-            node = ast.parse(call, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        if not isinstance(node, ast.Call):
+        node = _call(call)
+        if node is None:
             continue
         values = [*node.args, *(k.value for k in node.keywords)]
         lists = [v for v in values if isinstance(v, ast.List) and len(v.elts) > 1]
@@ -145,6 +137,15 @@ def _with_reversed(calls: list[str]) -> list[str]:
         if turned != call:
             out.append(turned)
     return out
+
+
+def _call(text: str) -> ast.Call | None:
+    """`text` parsed, if it is one call; None otherwise, or where it cannot be parsed."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # a huge int, deep nesting
+        return None
+    return node if isinstance(node, ast.Call) else None
 
 
 MEND_NOTE = "the task says a call must leave its input unchanged"

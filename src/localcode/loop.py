@@ -248,11 +248,12 @@ class _Run:
         and as checks that a call leaves its input as it was, where the task says so."""
         entry = self.task.entry_point
         sources = [self.user_tests, self.examples, self.tests]
+        # a class: its method calls, in sequence; a function: its calls
+        steps = sequence_calls(sources, entry) if self.task.is_class else []
+        calls = [] if self.task.is_class else probe_calls(sources, entry)
         if keeps_inputs(self.task):
             self.keeps = (
-                keep_sequence_tests(sequence_calls(sources, entry))
-                if self.task.is_class
-                else keep_tests(probe_calls(sources, entry), entry)
+                keep_sequence_tests(steps) if self.task.is_class else keep_tests(calls, entry)
             )
             self.notes.append(
                 "the task says a call must leave its input unchanged: every call the tests "
@@ -263,14 +264,13 @@ class _Run:
             )
         if self.cfg.ranking != "codet":
             return
-        if self.task.is_class:  # its method calls, in sequence
-            steps = sequence_calls(sources, entry)
+        if self.task.is_class:
             self.probes = sequence_tests(steps)
             self.calls = {f"test_probe_{i}": "; ".join(q) for i, q in enumerate(steps, 1)}
             self.expects = disputes.expectations(self.tests, entry, is_class=True)
             self.whole = disputes.read_whole(self.tests, entry, self.expects, is_class=True)
         else:
-            self._function_probes(probe_calls(sources, entry))
+            self._function_probes(calls)
             self.expects = disputes.expectations(self.tests, entry)
             self.whole = disputes.read_whole(self.tests, entry, self.expects)
 
@@ -405,12 +405,9 @@ class _Run:
         """The user's own code is scored first, as round 0, and improved from there."""
         self.emit(Event("round", 0, detail="given"))
         origin: Origin = "task" if self.given_in_task else "user"
-        cand = Candidate(0, 0, origin, code=with_preamble(self.task, code))
-        self._score([cand])
-        mended = self._mended([cand], 1)
-        self._score(mended)
-        self.candidates += [cand, *mended]
-        return self._finish_round(Round(0, "given", [cand, *mended]))
+        cands = self._score_and_mend([Candidate(0, 0, origin, code=with_preamble(self.task, code))])
+        self.candidates += cands
+        return self._finish_round(Round(0, "given", cands))
 
     def _finish_round(self, rnd: Round) -> Ranking:
         self.rounds.append(rnd)
@@ -896,19 +893,25 @@ class _Run:
             c.generation_s = done - asked
         self.emit(Event("generated", r, detail=f"{len(new)} in {done - asked:.1f}s"))
         t1 = time.monotonic()
-        self._score(new)
-        mended = self._mended(new, len(cands) + len(new))
-        self._score(mended)
-        cands.extend(new + mended)
-        self.candidates.extend(new + mended)
+        new = self._score_and_mend(new, len(cands))
+        cands.extend(new)
+        self.candidates.extend(new)
         scoring_s = time.monotonic() - t1
         self.spent["sandbox"].seconds += scoring_s
         return gen_s, scoring_s
 
+    def _score_and_mend(self, cands: list[Candidate], before: int = 0) -> list[Candidate]:
+        """`cands` scored, then each that changes its input where the task says no call may,
+        once more with the arguments it changed copied on entry (keeping.mend), scored too:
+        what it returns is the same, and no model call is spent. `before`: the round's
+        candidates already numbered."""
+        self._score(cands)
+        mended = self._mended(cands, before + len(cands))
+        self._score(mended)
+        return [*cands, *mended]
+
     def _mended(self, cands: list[Candidate], start: int) -> list[Candidate]:
-        """Each candidate that changes its input where the task says no call may, and ran
-        otherwise, once more with the arguments it changed copied on entry (keeping.mend): what
-        it returns is the same, and no model call is spent. Numbered from `start`."""
+        """The mended copies of `cands` (see _score_and_mend), numbered from `start`."""
         out: list[Candidate] = []
         for c in cands if self.keeps is not None else []:
             if c.keep_run is None or c.keeps_inputs or c.keep_run.error or c.error:

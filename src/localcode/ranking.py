@@ -11,7 +11,7 @@ expected value, not a wrong program.
 Programs are compared by their syntax tree, so one program sampled twice is one voice there.
 User tests (--tests), then the task's own examples, are trusted anchors: they rank before any
 generated test; so does, where the task says a call must leave its input unchanged, each call
-of the tests that did (probes.keep_tests).
+of the tests that did (keeping.keep_tests).
 Where behaviour probes ran (probes.py), a consensus set is split further by what its members
 return on the tests' inputs; the winning set is then split by what they return on slightly changed
 inputs (only those on which every member returns a value), and its largest part wins. The largest

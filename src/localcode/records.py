@@ -34,7 +34,7 @@ class Candidate:
     probe_run: TestRun | None = None  # behaviour probes (see probes.py): what it returns, compared
     mutant_run: TestRun | None = None  # the same on the probes' inputs changed a little
     # each call the tests make, checked for leaving its arguments as they were, where the task
-    # says a call must (probes.keep_tests)
+    # says a call must (keeping.keep_tests)
     keep_run: TestRun | None = None
     error: str | None = None  # why no code came or ran (backend error, no code, a fix unchanged)
     unavailable: bool = False  # no code because the backend could not serve at all (not in --json)

@@ -170,7 +170,7 @@ def keeps_inputs(task: Task) -> bool:
     in place", "the same list object", "change the list I pass in") says the opposite."""
     names, text = _parameter_names(task), task.text
     if task.entry_point:  # its call or signature names them, but says nothing of them
-        text = re.sub(rf"\b{re.escape(task.entry_point)}\s*\([^()]{{0,300}}\)", " ", text)
+        text = _call_of(task.entry_point).sub(" ", text)
     sentences = _SENTENCE_END.split(text)
     named = re.compile(rf"\b(?:{'|'.join(map(re.escape, names))})\b") if names else None
     return any(
@@ -188,13 +188,17 @@ def _parameter_names(task: Task) -> list[str]:
     if not task.entry_point:
         return []
     names: list[str] = []
-    pattern = rf"\b{re.escape(task.entry_point)}\s*\(([^()]{{0,300}})\)"
-    for found in itertools.islice(re.finditer(pattern, task.text), 20):
+    for found in itertools.islice(_call_of(task.entry_point).finditer(task.text), 20):
         for part in found.group(1).split(","):
             name = re.match(r"\s*\*{0,2}([A-Za-z_]\w*)\s*(?:[:=]|$)", part)
             if name and name.group(1) not in ("self", "cls") and name.group(1) not in names:
                 names.append(name.group(1))
     return names
+
+
+def _call_of(name: str) -> re.Pattern[str]:
+    """`name(...)` as the task writes its call or signature; group 1 is what the brackets hold."""
+    return re.compile(rf"\b{re.escape(name)}\s*\(([^()]{{0,300}})\)")
 
 
 def _changes_in_place(sentence: str) -> bool:

@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 import types
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from . import wire
@@ -219,23 +220,25 @@ def _update_in_place(original: Any, new: Any) -> None:
     except Exception:  # a value that cannot be compared: take what came back
         pass
     if isinstance(original, list) and isinstance(new, list) and len(original) == len(new):
-        for i, (old, value) in enumerate(zip(original, new, strict=True)):
-            if type(old) is type(value) and isinstance(old, (list, dict, set, bytearray)):
-                _update_in_place(old, value)
-            elif not _same(old, value):
-                original[i] = value
+        _update_items(original, enumerate(new))
     elif isinstance(original, (list, bytearray)):
         original[:] = new
     elif isinstance(original, dict) and isinstance(new, dict) and original.keys() == new.keys():
-        for key, value in new.items():
-            old = original[key]
-            if type(old) is type(value) and isinstance(old, (list, dict, set, bytearray)):
-                _update_in_place(old, value)
-            elif not _same(old, value):
-                original[key] = value
+        _update_items(original, new.items())
     elif isinstance(original, (dict, set)):
         original.clear()
         original.update(new)
+
+
+def _update_items(original: Any, new: Iterable[tuple[Any, Any]]) -> None:
+    """Each item of `original` (a list or dict of the same keys) as `new` has it: a container
+    of the same type updated in place, any other value replaced where it differs."""
+    for key, value in new:
+        old = original[key]
+        if type(old) is type(value) and isinstance(old, (list, dict, set, bytearray)):
+            _update_in_place(old, value)
+        elif not _same(old, value):
+            original[key] = value
 
 
 def _same(a: Any, b: Any) -> bool:
